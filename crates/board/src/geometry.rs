@@ -1,0 +1,264 @@
+//! Cells, columns and the 76 lines of four, all computed at compile time.
+
+use core::fmt;
+
+/// Bits of one layer (16 cells).
+pub(crate) const LAYER_BITS: u64 = 0xFFFF;
+
+/// One of the 64 cells, `index = 16*z + 4*y + x` with `z` the layer (0 at the bottom).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Cell(u8);
+
+impl Cell {
+    /// The cell at column `(x, y)` and layer `z`, each in `0..4`.
+    ///
+    /// # Panics
+    /// If a coordinate is 4 or more.
+    pub const fn new(x: u8, y: u8, z: u8) -> Cell {
+        assert!(x < 4 && y < 4 && z < 4, "cell coordinate out of range");
+        Cell(16 * z + 4 * y + x)
+    }
+
+    /// The cell with bit index `index` (`0..64`).
+    ///
+    /// # Panics
+    /// If `index >= 64` (in debug builds only).
+    #[inline(always)]
+    pub const fn from_index(index: u8) -> Cell {
+        debug_assert!(index < 64);
+        Cell(index)
+    }
+
+    /// Bit index `16*z + 4*y + x`.
+    #[inline(always)]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+    /// Coordinate `x` (`0..4`).
+    pub const fn x(self) -> u8 {
+        self.0 & 3
+    }
+    /// Coordinate `y` (`0..4`).
+    pub const fn y(self) -> u8 {
+        self.0 >> 2 & 3
+    }
+    /// Layer `z` (`0..4`, 0 at the bottom).
+    #[inline(always)]
+    pub const fn z(self) -> u8 {
+        self.0 >> 4
+    }
+    /// The column the cell stands in.
+    #[inline(always)]
+    pub const fn column(self) -> Column {
+        Column(self.0 & 15)
+    }
+}
+
+/// All 64 cells in index order.
+pub const CELLS: [Cell; 64] = {
+    let mut cells = [Cell(0); 64];
+    let mut i = 0;
+    while i < 64 {
+        cells[i] = Cell(i as u8);
+        i += 1;
+    }
+    cells
+};
+
+/// One of the 16 columns, `c = 4*y + x`, written as one hex digit `0-9A-F`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Column(u8);
+
+impl Column {
+    /// The column with number `c` (`0..16`), or `None`.
+    pub const fn new(c: u8) -> Option<Column> {
+        if c < 16 {
+            Some(Column(c))
+        } else {
+            None
+        }
+    }
+
+    /// The column written as the hex digit `ch` (either case), or `None`.
+    pub const fn from_char(ch: char) -> Option<Column> {
+        match ch {
+            '0'..='9' => Some(Column(ch as u8 - b'0')),
+            'A'..='F' => Some(Column(ch as u8 - b'A' + 10)),
+            'a'..='f' => Some(Column(ch as u8 - b'a' + 10)),
+            _ => None,
+        }
+    }
+
+    /// The column's number `4*y + x`.
+    #[inline(always)]
+    pub const fn number(self) -> u8 {
+        self.0
+    }
+
+    /// The upper-case hex digit naming the column.
+    pub const fn to_char(self) -> char {
+        b"0123456789ABCDEF"[self.0 as usize] as char
+    }
+
+    /// The four cells of the column, as a bit set.
+    #[inline(always)]
+    pub const fn cells(self) -> crate::BitBoard {
+        crate::BitBoard(0x0001_0001_0001_0001 << self.0)
+    }
+
+    /// All 16 columns in order.
+    pub fn all() -> impl Iterator<Item = Column> {
+        (0..16).map(Column)
+    }
+}
+
+impl fmt::Display for Column {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_char())
+    }
+}
+
+/// Number of lines of four.
+pub const LINE_COUNT: usize = 76;
+
+/// The 13 directions of a line, each with its sign chosen once.
+const DIRECTIONS: [(i8, i8, i8); 13] = [
+    (1, 0, 0),
+    (0, 1, 0),
+    (0, 0, 1),
+    (1, 1, 0),
+    (1, -1, 0),
+    (1, 0, 1),
+    (1, 0, -1),
+    (0, 1, 1),
+    (0, 1, -1),
+    (1, 1, 1),
+    (1, 1, -1),
+    (1, -1, 1),
+    (1, -1, -1),
+];
+
+const fn on(v: i8) -> bool {
+    0 <= v && v < 4
+}
+
+/// The 76 lines of four as cell sets: 48 along the axes, 24 diagonals inside planes, 4 space
+/// diagonals. On a board of side 4 a line spans the board, so it is found from its first cell:
+/// the cell whose step backwards leaves the board while three steps forwards stay on it.
+pub const LINES: [u64; LINE_COUNT] = {
+    let mut lines = [0u64; LINE_COUNT];
+    let mut count = 0;
+    let mut d = 0;
+    while d < DIRECTIONS.len() {
+        let (dx, dy, dz) = DIRECTIONS[d];
+        let mut i = 0;
+        while i < 64 {
+            let (x, y, z) = ((i & 3) as i8, (i >> 2 & 3) as i8, (i >> 4) as i8);
+            let starts = !(on(x - dx) && on(y - dy) && on(z - dz));
+            let fits = on(x + 3 * dx) && on(y + 3 * dy) && on(z + 3 * dz);
+            if starts && fits {
+                let mut mask = 0u64;
+                let mut k = 0;
+                while k < 4 {
+                    let (cx, cy, cz) = (x + k * dx, y + k * dy, z + k * dz);
+                    mask |= 1 << (16 * cz + 4 * cy + cx);
+                    k += 1;
+                }
+                lines[count] = mask;
+                count += 1;
+            }
+            i += 1;
+        }
+        d += 1;
+    }
+    assert!(count == LINE_COUNT);
+    lines
+};
+
+/// Most lines through one cell: 7 for the 8 corners and the 8 inner cells, 4 for the others.
+pub const MAX_LINES_PER_CELL: usize = 7;
+
+/// For each cell, the masks of the lines through it, padded with empty masks to 7.
+/// An empty mask never looks like a line, so loops may run over all 7 without a count.
+pub const LINES_THROUGH: [[u64; MAX_LINES_PER_CELL]; 64] = {
+    let mut table = [[0u64; MAX_LINES_PER_CELL]; 64];
+    let mut cell = 0;
+    while cell < 64 {
+        let mut n = 0;
+        let mut l = 0;
+        while l < LINE_COUNT {
+            if LINES[l] >> cell & 1 != 0 {
+                table[cell][n] = LINES[l];
+                n += 1;
+            }
+            l += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
+/// For each cell, the set of lines through it, bit `l` standing for `LINES[l]`.
+pub const LINE_SET_THROUGH: [u128; 64] = {
+    let mut table = [0u128; 64];
+    let mut cell = 0;
+    while cell < 64 {
+        let mut l = 0;
+        while l < LINE_COUNT {
+            if LINES[l] >> cell & 1 != 0 {
+                table[cell] |= 1 << l;
+            }
+            l += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
+/// The set of all 76 lines, bit `l` standing for `LINES[l]`.
+pub const ALL_LINES: u128 = (1 << LINE_COUNT) - 1;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_76_distinct_sets_of_four() {
+        let mut seen = std::collections::HashSet::new();
+        for line in LINES {
+            assert_eq!(line.count_ones(), 4);
+            assert!(seen.insert(line));
+        }
+        assert_eq!(seen.len(), 76);
+    }
+
+    #[test]
+    fn line_families_have_the_textbook_sizes() {
+        // Cells on 7 lines: the 8 corners and the 8 inner cells; every other cell is on 4.
+        let mut on_seven = 0;
+        for cell in 0..64 {
+            let n = LINES_THROUGH[cell].iter().filter(|&&m| m != 0).count();
+            assert_eq!(n as u32, LINE_SET_THROUGH[cell].count_ones());
+            assert!(n == 4 || n == 7, "cell {cell} is on {n} lines");
+            on_seven += (n == 7) as u32;
+        }
+        assert_eq!(on_seven, 16);
+        // 4 lines per 16 cells... each line has 4 cells: sum of incidences = 76 * 4.
+        let incidences: u32 = LINE_SET_THROUGH.iter().map(|s| s.count_ones()).sum();
+        assert_eq!(incidences, 76 * 4);
+    }
+
+    #[test]
+    fn columns_parse_and_print_as_hex_digits() {
+        for c in 0..16u8 {
+            let col = Column::new(c).unwrap();
+            assert_eq!(Column::from_char(col.to_char()), Some(col));
+            assert_eq!(
+                Column::from_char(col.to_char().to_ascii_lowercase()),
+                Some(col)
+            );
+        }
+        assert_eq!(Column::from_char('G'), None);
+        assert_eq!(Column::new(16), None);
+    }
+}

@@ -1,0 +1,328 @@
+//! [`Position`]: the stones of both players plus what the search asks of them at every node —
+//! threats, lines still open to each player, and the symmetric keys — kept up to date move by move.
+
+use core::fmt;
+
+use crate::bitboard::BitBoard;
+use crate::geometry::{Cell, Column, ALL_LINES, LINES, LINES_THROUGH, LINE_SET_THROUGH};
+use crate::key::SymmetricKeys;
+use crate::symmetry::Symmetry;
+
+/// A player. White (`X`) moves first, black (`O`) second.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Colour {
+    /// The first player, drawn `X`.
+    White = 0,
+    /// The second player, drawn `O`.
+    Black = 1,
+}
+
+impl Colour {
+    /// The other player.
+    #[inline(always)]
+    pub const fn other(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+
+    /// `0` for white, `1` for black.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// `X` for white, `O` for black.
+    pub const fn symbol(self) -> char {
+        match self {
+            Colour::White => 'X',
+            Colour::Black => 'O',
+        }
+    }
+}
+
+impl fmt::Display for Colour {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Colour::White => "X (first player)",
+            Colour::Black => "O (second player)",
+        })
+    }
+}
+
+/// Why a pair of stone sets is not a position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PositionError {
+    /// A cell holds stones of both players.
+    Overlap,
+    /// A stone floats above an empty cell.
+    Floating,
+    /// White must have as many stones as black, or one more.
+    StoneCounts {
+        /// White stones.
+        white: u32,
+        /// Black stones.
+        black: u32,
+    },
+}
+
+impl fmt::Display for PositionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionError::Overlap => f.write_str("a cell holds stones of both players"),
+            PositionError::Floating => f.write_str("a stone floats above an empty cell"),
+            PositionError::StoneCounts { white, black } => write!(
+                f,
+                "{white} white and {black} black stones: white must have as many as black or one more"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PositionError {}
+
+/// A position of Connect Four 3D: the stones of both players, and, kept up to date by
+/// [`Position::play`], each player's threats (empty cells that would complete a line of theirs),
+/// each player's live lines (lines free of the other's stones) and the compact keys of the 8
+/// symmetric images. The side to move follows from the number of stones.
+///
+/// A `Position` is a plain value (`Copy`); the search copies it to make a move and drops the copy
+/// to take it back.
+///
+/// ```
+/// use score4_board::{Colour, Game};
+/// // The report's line up to black's 4th stone.
+/// let game: Game = "0F C3 48 4B".parse().unwrap();
+/// let position = game.position();
+/// assert_eq!(position.count(), 8);
+/// assert_eq!(position.mover(), Colour::White);
+/// assert_eq!(position.to_string(), "\
+/// z=0      z=1      z=2      z=3      columns
+/// X · · O  · · · ·  · · · ·  · · · ·  0 1 2 3
+/// X · · ·  X · · ·  · · · ·  · · · ·  4 5 6 7
+/// O · · O  · · · ·  · · · ·  · · · ·  8 9 A B
+/// X · · O  · · · ·  · · · ·  · · · ·  C D E F
+/// ");
+/// // O has three on the right edge of the bottom layer: X must answer in column 7.
+/// assert_eq!(format!("{:?}", position.openings(Colour::Black)), "\
+/// z=0      z=1      z=2      z=3
+/// . . . .  . . . .  . . . .  . . . .
+/// . . . x  . . . .  . . . .  . . . .
+/// . . . .  . . . .  . . . .  . . . .
+/// . . . .  . . . .  . . . .  . . . .
+/// ");
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub struct Position {
+    stones: [BitBoard; 2],
+    threats: [BitBoard; 2],
+    live: [u128; 2],
+    keys: SymmetricKeys,
+}
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::EMPTY
+    }
+}
+
+impl Position {
+    /// The empty board, white to move.
+    pub const EMPTY: Position = Position {
+        stones: [BitBoard::EMPTY; 2],
+        threats: [BitBoard::EMPTY; 2],
+        live: [ALL_LINES; 2],
+        keys: SymmetricKeys::EMPTY,
+    };
+
+    /// The position with these stones, its threats and keys computed afresh.
+    ///
+    /// Checks gravity and stone counts, not whether someone already has four in a line
+    /// (see [`Position::has_four`]).
+    pub fn from_stones(white: BitBoard, black: BitBoard) -> Result<Position, PositionError> {
+        if !(white & black).is_empty() {
+            return Err(PositionError::Overlap);
+        }
+        let filled = white | black;
+        if !(filled & !filled.up() & !BitBoard::BOTTOM).is_empty() {
+            return Err(PositionError::Floating);
+        }
+        if white.len() != black.len() && white.len() != black.len() + 1 {
+            return Err(PositionError::StoneCounts {
+                white: white.len(),
+                black: black.len(),
+            });
+        }
+        let stones = [white, black];
+        let mut threats = [BitBoard::EMPTY; 2];
+        let mut live = [ALL_LINES; 2];
+        for (l, &line) in LINES.iter().enumerate() {
+            for colour in [Colour::White, Colour::Black] {
+                let (own, opp) = (stones[colour.index()].0, stones[colour.other().index()].0);
+                if line & opp != 0 {
+                    live[colour.index()] &= !(1u128 << l);
+                } else if (line & own).count_ones() == 3 {
+                    threats[colour.index()] |= BitBoard(line & !own);
+                }
+            }
+        }
+        Ok(Position {
+            stones,
+            threats,
+            live,
+            keys: SymmetricKeys::from_stones(white.0, black.0),
+        })
+    }
+
+    /// The stones of `colour`.
+    #[inline(always)]
+    pub const fn stones(&self, colour: Colour) -> BitBoard {
+        self.stones[colour as usize]
+    }
+
+    /// All stones.
+    #[inline(always)]
+    pub const fn occupied(&self) -> BitBoard {
+        BitBoard(self.stones[0].0 | self.stones[1].0)
+    }
+
+    /// Number of stones on the board.
+    #[inline(always)]
+    pub const fn count(&self) -> u32 {
+        self.occupied().len()
+    }
+
+    /// The player to move: white after an even number of stones.
+    #[inline(always)]
+    pub const fn mover(&self) -> Colour {
+        if self.count() & 1 == 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
+
+    /// Whether all 64 cells are filled.
+    #[inline(always)]
+    pub const fn is_full(&self) -> bool {
+        self.occupied().0 == !0
+    }
+
+    /// The cells a move can go to: the lowest empty cell of every column that is not full.
+    #[inline(always)]
+    pub const fn playable(&self) -> BitBoard {
+        let empty = !self.occupied().0;
+        BitBoard(empty & !(empty << 16))
+    }
+
+    /// The cell a stone dropped into `column` lands on, or `None` if the column is full.
+    #[inline(always)]
+    pub const fn drop_cell(&self, column: Column) -> Option<Cell> {
+        BitBoard(self.playable().0 & column.cells().0).first()
+    }
+
+    /// The threats of `colour`: empty cells that would complete a line of theirs.
+    #[inline(always)]
+    pub const fn threats(&self, colour: Colour) -> BitBoard {
+        self.threats[colour as usize]
+    }
+
+    /// The openings of `colour`: threats that can be played now.
+    #[inline(always)]
+    pub const fn openings(&self, colour: Colour) -> BitBoard {
+        BitBoard(self.threats[colour as usize].0 & self.playable().0)
+    }
+
+    /// The lines of `colour` that hold no stone of the other player, bit `l` for
+    /// [`LINES`]`[l]`: the lines `colour` can still complete.
+    #[inline(always)]
+    pub const fn live_lines(&self, colour: Colour) -> u128 {
+        self.live[colour as usize]
+    }
+
+    /// The symmetric keys of the position.
+    #[inline(always)]
+    pub const fn keys(&self) -> &SymmetricKeys {
+        &self.keys
+    }
+
+    /// The canonical key: least compact key over the 8 symmetric images.
+    #[inline(always)]
+    pub fn canonical_key(&self) -> u128 {
+        self.keys.canonical()
+    }
+
+    /// Whether the mover wins at once by playing `cell` (a threat of theirs).
+    #[inline(always)]
+    pub const fn wins_with(&self, cell: Cell) -> bool {
+        self.threats[self.mover() as usize].has(cell)
+    }
+
+    /// Puts a stone of the mover on `cell`.
+    ///
+    /// Contract: `cell` is playable and nobody has four in a line yet. If the move makes four
+    /// ([`Position::wins_with`]), the result is a finished game: stones and keys are right, threats
+    /// and live lines no longer matter.
+    #[inline(always)]
+    pub fn play(&mut self, cell: Cell) {
+        debug_assert!(
+            self.playable().has(cell),
+            "cell {} is not playable",
+            cell.index()
+        );
+        let me = self.mover() as usize;
+        let bit = 1u64 << cell.index();
+        let own = self.stones[me].0 | bit;
+        let opp = self.stones[me ^ 1].0;
+        let mut new_threats = 0u64;
+        for line in LINES_THROUGH[cell.index() as usize] {
+            let completes_three = (own & line).count_ones() == 3 && opp & line == 0;
+            new_threats |= if completes_three { line & !own } else { 0 };
+        }
+        self.stones[me].0 = own;
+        self.threats[me].0 = (self.threats[me].0 | new_threats) & !bit;
+        self.threats[me ^ 1].0 &= !bit;
+        self.live[me ^ 1] &= !LINE_SET_THROUGH[cell.index() as usize];
+        self.keys.play(cell.index(), me == 0);
+    }
+
+    /// The position after the mover plays `cell` (same contract as [`Position::play`]).
+    #[inline(always)]
+    pub fn after(&self, cell: Cell) -> Position {
+        let mut next = *self;
+        next.play(cell);
+        next
+    }
+
+    /// Whether `colour` has four in a line, by scanning all 76 lines.
+    pub fn has_four(&self, colour: Colour) -> bool {
+        let own = self.stones(colour).0;
+        LINES.iter().any(|&line| own & line == line)
+    }
+
+    /// The image of the position under `sym`.
+    pub fn transformed(&self, sym: Symmetry) -> Position {
+        let image = Position::from_stones(sym.apply(self.stones[0]), sym.apply(self.stones[1]));
+        image.expect("a symmetric image of a position is a position")
+    }
+}
+
+impl fmt::Display for Position {
+    /// The four layers side by side with the column key (`X`, `O`, `·`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let picture = crate::render::draw_layers_with(
+            |cell| {
+                if self.stones[0].has(cell) {
+                    'X'
+                } else if self.stones[1].has(cell) {
+                    'O'
+                } else {
+                    '·'
+                }
+            },
+            true,
+        );
+        f.write_str(&picture)
+    }
+}
