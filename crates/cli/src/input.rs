@@ -1,0 +1,153 @@
+//! Positions to work on, from arguments, a file or standard input, each with where it came from.
+//!
+//! In a file (or on standard input) a position is the first word of its line (`MOVES [anything]`);
+//! blank lines and lines starting with `#` are skipped. An argument is a whole move string, in
+//! which whitespace is ignored (`"0 F C 3"`).
+
+use std::fmt;
+use std::io::BufRead;
+use std::path::PathBuf;
+
+use score4_board::{Game, NotationError};
+
+/// Where a position came from: a line of a file or stdin, or a command-line argument.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// Line `n` (1-based) of a file or of standard input.
+    Line(usize),
+    /// Argument `n` (1-based) among the positions given.
+    Argument(usize),
+}
+
+impl Origin {
+    /// The line number, for JSON output (arguments count as lines).
+    pub fn number(&self) -> usize {
+        match *self {
+            Origin::Line(n) | Origin::Argument(n) => n,
+        }
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Line(n) => write!(f, "line {n}"),
+            Origin::Argument(n) => write!(f, "argument {n}"),
+        }
+    }
+}
+
+/// What is wrong with one input position.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The move string breaks the notation or the rules.
+    #[error("{0}")]
+    Notation(#[from] NotationError),
+    /// The game is already over: there is nothing to solve.
+    #[error("the game is already over ({0})")]
+    Finished(score4_board::Outcome),
+}
+
+/// One input position: where it came from, the text as given, and the game or what is wrong.
+pub struct Entry {
+    /// Where it came from.
+    pub origin: Origin,
+    /// The move string as written (trimmed).
+    pub text: String,
+    /// The game, or why the text is not one.
+    pub game: Result<Game, InputError>,
+}
+
+/// A failure to read the input at all (as opposed to one bad position in it).
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {path}: {source}")]
+pub struct ReadError {
+    /// What could not be read.
+    pub path: String,
+    /// Why.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Where to read positions from.
+pub enum Source {
+    /// Move strings given on the command line.
+    Arguments(Vec<String>),
+    /// A file, one position per line.
+    File(PathBuf),
+    /// Standard input, one position per line.
+    Stdin,
+}
+
+impl Source {
+    /// Chooses the source from the command line: arguments, else `--file`, else stdin.
+    pub fn choose(arguments: Vec<String>, file: Option<PathBuf>) -> Source {
+        match file {
+            _ if !arguments.is_empty() => Source::Arguments(arguments),
+            Some(path) => Source::File(path),
+            None => Source::Stdin,
+        }
+    }
+
+    /// Calls `each` for every position in order; a bad position is passed on as an error entry,
+    /// a read failure stops the reading and is returned.
+    pub fn for_each(self, mut each: impl FnMut(Entry)) -> Result<(), ReadError> {
+        match self {
+            Source::Arguments(arguments) => {
+                for (i, text) in arguments.into_iter().enumerate() {
+                    let game = parse_game(&text);
+                    each(Entry {
+                        origin: Origin::Argument(i + 1),
+                        text: text.trim().into(),
+                        game,
+                    });
+                }
+                Ok(())
+            }
+            Source::File(path) => {
+                let name = path.display().to_string();
+                let file = std::fs::File::open(&path).map_err(|source| ReadError {
+                    path: name.clone(),
+                    source,
+                })?;
+                read_lines(std::io::BufReader::new(file), &name, each)
+            }
+            Source::Stdin => read_lines(std::io::stdin().lock(), "standard input", each),
+        }
+    }
+}
+
+/// Parses a move string of a position to work on: a game that is not over.
+pub fn parse_game(text: &str) -> Result<Game, InputError> {
+    let game: Game = text.parse()?;
+    match game.outcome() {
+        score4_board::Outcome::Ongoing => Ok(game),
+        finished => Err(InputError::Finished(finished)),
+    }
+}
+
+fn read_lines(
+    reader: impl BufRead,
+    name: &str,
+    mut each: impl FnMut(Entry),
+) -> Result<(), ReadError> {
+    // Lines are split on bytes so that one line of bad UTF-8 is one bad position, not the end.
+    for (i, line) in reader.split(b'\n').enumerate() {
+        let line = line.map_err(|source| ReadError {
+            path: name.to_string(),
+            source,
+        })?;
+        let line = String::from_utf8_lossy(&line);
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let moves = trimmed.split_whitespace().next().unwrap_or_default();
+        each(Entry {
+            origin: Origin::Line(i + 1),
+            text: moves.to_string(),
+            game: parse_game(moves),
+        });
+    }
+    Ok(())
+}

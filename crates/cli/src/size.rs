@@ -1,0 +1,66 @@
+//! Byte sizes on the command line: `1GiB`, `512MiB`, `64KiB`, `4096B` or a bare number of bytes.
+
+/// Parses a size such as `1GiB` into bytes.
+pub fn parse_bytes(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "kib" => 10,
+        "mib" => 20,
+        "gib" => 30,
+        "tib" => 40,
+        other => {
+            return Err(format!(
+                "unknown size unit {other:?} in {text:?} (use B, KiB, MiB, GiB or TiB, e.g. 1GiB)"
+            ))
+        }
+    };
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (expected a number and a unit, e.g. 1GiB)"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if !bytes.is_finite() || bytes < 1.0 || bytes > (1u64 << 50) as f64 {
+        return Err(format!("{text:?} is out of range (1 byte to 1024 TiB)"));
+    }
+    Ok(bytes as u64)
+}
+
+/// A byte count for people: `1.0 GiB`, `64.0 MiB`.
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse_with_binary_units() {
+        assert_eq!(parse_bytes("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_bytes("512mib"), Ok(512 << 20));
+        assert_eq!(parse_bytes("0.5GiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert_eq!(parse_bytes("64 KiB"), Ok(64 << 10));
+        assert!(parse_bytes("1GB")
+            .unwrap_err()
+            .contains("unknown size unit"));
+        assert!(parse_bytes("GiB").is_err());
+        assert!(parse_bytes("0").is_err());
+        assert_eq!(format_bytes(1 << 30), "1.0 GiB");
+    }
+}

@@ -1,0 +1,22 @@
+//! # score4-solver
+//!
+//! The sequential solver of Connect Four 3D, as the report describes it and then better:
+//!
+//! - [`search`]: binary minimax for "does the first player win?", with the decisive situations
+//!   of DESIGN §4 read off the bitboards;
+//! - [`ordering`]: the report's line-score move ordering, insertion sort, best first;
+//! - [`table`]: the transposition table — canonical keys, prime size, exact hits by the Chinese
+//!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry;
+//! - statistics: nodes, seconds, table probes, hits, stores and replacements.
+//!
+//! It depends on `score4-board` only. The search allocates nothing per node and uses no dynamic
+//! dispatch; the table is the one place with `unsafe` (its memory, see `memory.rs`).
+#![warn(missing_docs)]
+
+mod memory;
+pub mod ordering;
+pub mod search;
+pub mod table;
+
+pub use search::{SearchStats, Solution, Solver};
+pub use table::{Replacement, TableError, TableStats, TranspositionTable};

@@ -1,0 +1,488 @@
+//! The transposition table of DESIGN §4: exact hits by the Chinese remainder theorem.
+//!
+//! # Layout
+//!
+//! ```text
+//! bucket b = key mod S  (S prime)          one entry = one AtomicU64
+//! ┌──────────── entry 0 ────────────┬──────────── entry 1 ────────────┐   TWOBIG: 16 bytes
+//! │ key mod 2^k │ work (5) │ value  │ key mod 2^k │ work (5) │ value  │   NEW, BIG: one entry
+//! └─────────────────────────────────┴─────────────────────────────────┘
+//!   bits 63..6    bits 5..1  bit 0
+//! ```
+//!
+//! - The key is the 80-bit canonical compact key. The bucket index is `key mod S` and an entry
+//!   stores `key mod 2^k` with `S · 2^k ≥ 2^80`. Since `S` is odd, the pair
+//!   `(key mod S, key mod 2^k)` determines `key mod (S · 2^k) = key`: **a hit is always the same
+//!   position** (up to symmetry), never a look-alike.
+//! - `work` is `1 + ⌊log2(nodes of the subtree)⌋`, capped at 31; an entry of all zeros is empty
+//!   (a stored entry has work ≥ 1).
+//! - `value` is 1 when the first player wins.
+//! - Each entry is read and written with one relaxed atomic 64-bit access, so threads can share
+//!   the table: an entry read is always an entry some thread wrote whole. Races can only lose an
+//!   entry or keep a worse one, never make a wrong hit.
+//!
+//! 58 bits are left for `key mod 2^k`, so `S ≥ 2^22`: the smallest table is 32 MiB (NEW, BIG) or
+//! 64 MiB (TWOBIG).
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::Ordering::Relaxed;
+
+use crate::memory::AtomicBlock;
+
+/// How a store chooses what to keep (Breuker, Uiterwijk & van den Herik 1994).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Replacement {
+    /// Buckets of two entries: the bigger subtree of the old first entry and the new one takes
+    /// the first place, the other the second (always overwritten). The report's choice.
+    TwoBig,
+    /// One entry per bucket, always overwritten.
+    New,
+    /// One entry per bucket, overwritten only by a subtree at least as big.
+    Big,
+}
+
+impl Replacement {
+    /// Entries per bucket.
+    pub const fn entries_per_bucket(self) -> usize {
+        match self {
+            Replacement::TwoBig => 2,
+            Replacement::New | Replacement::Big => 1,
+        }
+    }
+
+    /// The name used on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Replacement::TwoBig => "twobig",
+            Replacement::New => "new",
+            Replacement::Big => "big",
+        }
+    }
+}
+
+impl fmt::Display for Replacement {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Replacement {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Replacement, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "twobig" => Ok(Replacement::TwoBig),
+            "new" => Ok(Replacement::New),
+            "big" => Ok(Replacement::Big),
+            _ => Err(format!(
+                "unknown replacement scheme {s:?} (expected twobig, new or big)"
+            )),
+        }
+    }
+}
+
+/// Why a table cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// Fewer bytes than the smallest table with exact one-word entries.
+    TooSmall {
+        /// Bytes asked for.
+        bytes: u64,
+        /// Smallest size for this replacement scheme.
+        minimum: u64,
+    },
+    /// The operating system refused the memory.
+    OutOfMemory {
+        /// Bytes asked for.
+        bytes: u64,
+    },
+}
+
+impl fmt::Display for TableError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TableError::TooSmall { bytes, minimum } => write!(
+                f,
+                "a table of {bytes} bytes is too small: exact one-word entries need at least \
+                 {minimum} bytes ({} MiB) for this replacement scheme",
+                minimum >> 20
+            ),
+            TableError::OutOfMemory { bytes } => {
+                write!(f, "could not get {bytes} bytes of memory for the table")
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// Bits of an entry below the stored key: the value bit and 5 bits of work.
+const PAYLOAD_BITS: u32 = 6;
+const WORK_MASK: u64 = 0b11_1110;
+/// Largest number of key bits an entry can hold.
+const MAX_KEY_BITS: u32 = 64 - PAYLOAD_BITS;
+/// Smallest bucket count: `2^(80 - MAX_KEY_BITS)`.
+const MIN_BUCKETS: u64 = 1 << (80 - MAX_KEY_BITS);
+
+/// Counters of table use, kept by each searcher and added up.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableStats {
+    /// Look-ups.
+    pub probes: u64,
+    /// Look-ups that found the position.
+    pub hits: u64,
+    /// Entries written.
+    pub stores: u64,
+    /// Stores that overwrote another position (NEW/TWOBIG) or were refused because the old
+    /// subtree was bigger (BIG): a position lost either way.
+    pub replacements: u64,
+}
+
+impl TableStats {
+    /// Hits per probe, 0 when there was no probe.
+    pub fn hit_rate(&self) -> f64 {
+        if self.probes == 0 {
+            0.0
+        } else {
+            self.hits as f64 / self.probes as f64
+        }
+    }
+}
+
+impl std::ops::AddAssign for TableStats {
+    fn add_assign(&mut self, other: TableStats) {
+        self.probes += other.probes;
+        self.hits += other.hits;
+        self.stores += other.stores;
+        self.replacements += other.replacements;
+    }
+}
+
+/// A transposition table for the binary question "does the first player win?".
+pub struct TranspositionTable {
+    entries: AtomicBlock,
+    /// `S`: the number of buckets, a prime.
+    buckets: u64,
+    /// `2^64 mod S`, to reduce 80-bit keys with 64-bit arithmetic.
+    two_pow_64_mod: u64,
+    /// `k`: key bits stored per entry.
+    key_bits: u32,
+    replacement: Replacement,
+}
+
+impl fmt::Debug for TranspositionTable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TranspositionTable")
+            .field("buckets", &self.buckets)
+            .field("key_bits", &self.key_bits)
+            .field("replacement", &self.replacement)
+            .field("huge_pages", &self.huge_pages())
+            .finish()
+    }
+}
+
+/// Whether `n` is prime, by trial division (table sizes are below 2^40, so at most 2^20 steps).
+fn is_prime(n: u64) -> bool {
+    if n < 4 {
+        return n >= 2;
+    }
+    if n % 2 == 0 || n % 3 == 0 {
+        return false;
+    }
+    let mut d = 5;
+    while d * d <= n {
+        if n % d == 0 || n % (d + 2) == 0 {
+            return false;
+        }
+        d += 6;
+    }
+    true
+}
+
+impl TranspositionTable {
+    /// The smallest table, in bytes, for `replacement`.
+    pub fn minimum_bytes(replacement: Replacement) -> u64 {
+        let mut s = MIN_BUCKETS + 1;
+        while !is_prime(s) {
+            s += 1;
+        }
+        s * 8 * replacement.entries_per_bucket() as u64
+    }
+
+    /// A table of at most `bytes` bytes: `S` is the largest prime with `S` buckets fitting.
+    pub fn new(bytes: u64, replacement: Replacement) -> Result<TranspositionTable, TableError> {
+        let bucket_bytes = 8 * replacement.entries_per_bucket() as u64;
+        let mut buckets = bytes / bucket_bytes;
+        while buckets > MIN_BUCKETS && !is_prime(buckets) {
+            buckets -= 1;
+        }
+        if buckets <= MIN_BUCKETS {
+            let minimum = Self::minimum_bytes(replacement);
+            return Err(TableError::TooSmall { bytes, minimum });
+        }
+        // S is an odd prime, not a power of two, so S · 2^(80 - ⌊log2 S⌋) > 2^80.
+        let key_bits = 80 - (63 - buckets.leading_zeros());
+        debug_assert!(key_bits <= MAX_KEY_BITS);
+        let words = buckets as usize * replacement.entries_per_bucket();
+        let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
+        let two_pow_64_mod = ((1u128 << 64) % buckets as u128) as u64;
+        Ok(TranspositionTable {
+            entries,
+            buckets,
+            two_pow_64_mod,
+            key_bits,
+            replacement,
+        })
+    }
+
+    /// `S`, the number of buckets (a prime).
+    pub fn buckets(&self) -> u64 {
+        self.buckets
+    }
+
+    /// `k`, the key bits stored per entry (`S · 2^k ≥ 2^80`).
+    pub fn key_bits(&self) -> u32 {
+        self.key_bits
+    }
+
+    /// The replacement scheme.
+    pub fn replacement(&self) -> Replacement {
+        self.replacement
+    }
+
+    /// Bytes of entries.
+    pub fn bytes(&self) -> u64 {
+        self.entries.words().len() as u64 * 8
+    }
+
+    /// Whether the operating system took the advice to back the table with huge pages.
+    pub fn huge_pages(&self) -> bool {
+        self.entries.huge_pages()
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for word in self.entries.words() {
+            word.store(0, Relaxed);
+        }
+    }
+
+    /// Number of entries in use, counted over the whole table (slow: for reports and tests).
+    pub fn occupied(&self) -> u64 {
+        self.entries
+            .words()
+            .iter()
+            .filter(|w| w.load(Relaxed) != 0)
+            .count() as u64
+    }
+
+    /// Where `key` lives: its bucket and the key bits its entry holds.
+    #[inline(always)]
+    pub fn slot(&self, key: u128) -> Slot {
+        debug_assert!(key >> 80 == 0, "keys have 80 bits");
+        let (high, low) = ((key >> 64) as u64, key as u64);
+        // key mod S = (high · (2^64 mod S) + low mod S) mod S; high < 2^16 and S < 2^40 keep
+        // every term below 2^64.
+        let bucket = (high * self.two_pow_64_mod + low % self.buckets) % self.buckets;
+        let stored = low & ((1u64 << self.key_bits) - 1);
+        Slot {
+            first: bucket as usize * self.replacement.entries_per_bucket(),
+            tag: stored << PAYLOAD_BITS,
+        }
+    }
+
+    /// Asks the processor to bring `slot`'s bucket into cache ahead of [`Self::probe`].
+    #[inline(always)]
+    pub fn prefetch(&self, slot: Slot) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let address = self.entries.words().as_ptr().wrapping_add(slot.first);
+            // SAFETY: prefetching is a hint; it never faults, whatever the address.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    address as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                )
+            };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = slot;
+    }
+
+    /// The stored value of the position at `slot` (`true`: the first player wins), if present.
+    #[inline(always)]
+    pub fn probe(&self, slot: Slot, stats: &mut TableStats) -> Option<bool> {
+        stats.probes += 1;
+        let words = self.entries.words();
+        for i in 0..self.replacement.entries_per_bucket() {
+            let entry = words[slot.first + i].load(Relaxed);
+            if entry != 0 && entry & !PAYLOAD_MASK == slot.tag {
+                stats.hits += 1;
+                return Some(entry & 1 != 0);
+            }
+        }
+        None
+    }
+
+    /// Records the value of the position at `slot`, whose subtree took `nodes` nodes.
+    #[inline(always)]
+    pub fn store(&self, slot: Slot, first_player_wins: bool, nodes: u64, stats: &mut TableStats) {
+        stats.stores += 1;
+        let work = (64 - nodes.leading_zeros()).min(31) as u64; // 1 + ⌊log2 nodes⌋ for nodes ≥ 1
+        let entry = slot.tag | work.max(1) << 1 | first_player_wins as u64;
+        let words = self.entries.words();
+        let first = &words[slot.first];
+        let old = first.load(Relaxed);
+        let work_of = |e: u64| e & WORK_MASK;
+        let differs = |e: u64| e != 0 && e & !PAYLOAD_MASK != slot.tag;
+        match self.replacement {
+            Replacement::New => {
+                stats.replacements += differs(old) as u64;
+                first.store(entry, Relaxed);
+            }
+            Replacement::Big => {
+                if work_of(entry) >= work_of(old) || !differs(old) {
+                    stats.replacements += differs(old) as u64;
+                    first.store(entry, Relaxed);
+                } else {
+                    stats.replacements += 1;
+                }
+            }
+            Replacement::TwoBig => {
+                let second = &words[slot.first + 1];
+                if !differs(old) || work_of(entry) >= work_of(old) {
+                    // The new entry takes the first place; a different old one moves down.
+                    first.store(entry, Relaxed);
+                    if differs(old) {
+                        let displaced = second.load(Relaxed);
+                        stats.replacements += (displaced != 0 && displaced != old) as u64;
+                        second.store(old, Relaxed);
+                    }
+                } else {
+                    let displaced = second.load(Relaxed);
+                    stats.replacements += differs(displaced) as u64;
+                    second.store(entry, Relaxed);
+                }
+            }
+        }
+    }
+}
+
+const PAYLOAD_MASK: u64 = (1 << PAYLOAD_BITS) - 1;
+
+/// Where a key lives in a [`TranspositionTable`]: its first entry and its tag (stored key bits,
+/// shifted into place). Computed once per node, used by prefetch, probe and store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    first: usize,
+    tag: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small(replacement: Replacement) -> TranspositionTable {
+        let bytes = TranspositionTable::minimum_bytes(replacement);
+        TranspositionTable::new(bytes, replacement).unwrap()
+    }
+
+    #[test]
+    fn the_crt_bound_holds_and_sizes_are_prime() {
+        for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
+            for bytes in [
+                TranspositionTable::minimum_bytes(replacement),
+                100 << 20,
+                1 << 30,
+            ] {
+                let t = TranspositionTable::new(bytes, replacement).unwrap();
+                assert!(is_prime(t.buckets()));
+                assert!(t.bytes() <= bytes);
+                // S · 2^k ≥ 2^80, and the tag fits beside the payload.
+                assert!((t.buckets() as u128) << t.key_bits() >= 1u128 << 80);
+                assert!(t.key_bits() + PAYLOAD_BITS <= 64);
+            }
+        }
+        let too_small = TranspositionTable::minimum_bytes(Replacement::TwoBig) - 16;
+        assert!(matches!(
+            TranspositionTable::new(too_small, Replacement::TwoBig),
+            Err(TableError::TooSmall { .. })
+        ));
+    }
+
+    #[test]
+    fn slot_matches_plain_128_bit_arithmetic() {
+        let t = small(Replacement::New);
+        let mut key: u128 = 0x1234_5678_9ABC_DEF0_1357;
+        for _ in 0..10_000 {
+            key = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (key >> 29)) & ((1 << 80) - 1);
+            let slot = t.slot(key);
+            assert_eq!(slot.first as u128, key % t.buckets() as u128);
+            assert_eq!(
+                slot.tag >> PAYLOAD_BITS,
+                (key & ((1 << t.key_bits()) - 1)) as u64
+            );
+        }
+    }
+
+    #[test]
+    fn colliding_keys_never_hit_each_other() {
+        // Keys in one bucket (equal mod S) and keys with equal stored bits (equal mod 2^k) in
+        // other buckets: each probe must find its own value or nothing.
+        for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
+            let t = small(replacement);
+            let s = t.buckets() as u128;
+            let k = t.key_bits();
+            let base: u128 = 0xABCD_0123_4567_89AB_CDEF & ((1 << 80) - 1);
+            let same_bucket: Vec<u128> =
+                (1..40).map(|j| (base + j * s) & ((1 << 80) - 1)).collect();
+            let same_tag: Vec<u128> = (1..40)
+                .map(|j| (base + (j << k)) & ((1 << 80) - 1))
+                .collect();
+            let mut stats = TableStats::default();
+            for (i, &key) in same_bucket.iter().chain(&same_tag).enumerate() {
+                t.store(t.slot(key), i % 3 == 0, 1 << (i % 20), &mut stats);
+            }
+            for (i, &key) in same_bucket.iter().chain(&same_tag).enumerate() {
+                if let Some(value) = t.probe(t.slot(key), &mut stats) {
+                    assert_eq!(value, i % 3 == 0, "{replacement}: key {key:#x}");
+                }
+            }
+            // An unseen key in a busy bucket is never a hit.
+            let stranger = (base + 1000 * s) & ((1 << 80) - 1);
+            assert_eq!(t.probe(t.slot(stranger), &mut stats), None);
+        }
+    }
+
+    #[test]
+    fn replacement_schemes_keep_what_they_promise() {
+        let mut stats = TableStats::default();
+        for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
+            let t = small(replacement);
+            let s = t.buckets() as u128;
+            let (big, small_one, newer) = (5u128, 5 + s, 5 + 2 * s); // one bucket
+            t.store(t.slot(big), true, 1 << 20, &mut stats);
+            t.store(t.slot(small_one), false, 2, &mut stats);
+            t.store(t.slot(newer), true, 4, &mut stats);
+            let found = |k: u128| t.probe(t.slot(k), &mut TableStats::default());
+            match replacement {
+                Replacement::New => {
+                    assert_eq!(
+                        (found(big), found(small_one), found(newer)),
+                        (None, None, Some(true))
+                    )
+                }
+                Replacement::Big => {
+                    assert_eq!(
+                        (found(big), found(small_one), found(newer)),
+                        (Some(true), None, None)
+                    )
+                }
+                Replacement::TwoBig => assert_eq!(
+                    (found(big), found(small_one), found(newer)),
+                    (Some(true), None, Some(true))
+                ),
+            }
+        }
+    }
+}
