@@ -298,7 +298,7 @@ impl Position {
     /// Whether `colour` has four in a line, by scanning all 76 lines.
     pub fn has_four(&self, colour: Colour) -> bool {
         let own = self.stones(colour).0;
-        LINES.iter().any(|&line| own & line == line)
+        LINES.iter().any(|&line| line & !own == 0)
     }
 
     /// The image of the position under `sym`.

@@ -139,7 +139,7 @@ fn compact_keys_of_random_deep_positions_are_injective() {
 }
 
 /// Guards the counts of ply 7, the first with won positions: 5,869,840 distinct positions, 19,040
-/// of them won, 736,407 up to symmetry (DESIGN §4b). A few seconds and ~1 GB optimised.
+/// of them won, 736,407 up to symmetry (DESIGN §4b). About 10 s and 0.5 GB optimised.
 #[test]
 #[ignore = "5.9 million positions; run with --include-ignored in the optimised test profile"]
 fn distinct_and_canonical_positions_at_seven_plies_match_the_design_table() {

@@ -1,0 +1,188 @@
+//! The fast solver against the plain reference solver (tests/plain), on hundreds of positions of
+//! 40–52 stones, with every replacement scheme, with the smallest table shared by all positions
+//! (so that entries are replaced all the time), and on the 8 symmetric images of positions.
+
+mod plain;
+
+use plain::PlainSolver;
+use score4_bench::PositionGenerator;
+use score4_board::{Game, Symmetry};
+use score4_solver::{Replacement, Solver, TranspositionTable};
+use std::sync::OnceLock;
+
+const SCHEMES: [Replacement; 3] = [Replacement::TwoBig, Replacement::New, Replacement::Big];
+
+/// Positions per stone count, 40..=52: fewer of the hardest, whose reference solve takes seconds
+/// (17 million nodes at 40 stones against 3 million at 42 and 0.6 million at 44).
+const PER_STONE_COUNT: [(u32, usize); 13] = [
+    (40, 8),
+    (41, 12),
+    (42, 20),
+    (43, 30),
+    (44, 50),
+    (45, 50),
+    (46, 50),
+    (47, 50),
+    (48, 50),
+    (49, 50),
+    (50, 50),
+    (51, 50),
+    (52, 50),
+];
+
+/// The 520 test positions with their reference values, computed once on two threads.
+fn reference_positions() -> &'static [(Game, bool)] {
+    static POSITIONS: OnceLock<Vec<(Game, bool)>> = OnceLock::new();
+    POSITIONS.get_or_init(|| {
+        let games: Vec<Game> = PER_STONE_COUNT
+            .iter()
+            .flat_map(|&(stones, count)| {
+                PositionGenerator::new(stones, 1_000 + stones as u64).take(count)
+            })
+            .collect();
+        let solve = |game: &Game| {
+            let columns: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
+            PlainSolver::new(&columns).first_player_wins()
+        };
+        // Interleave the two halves so that both threads get hard and easy positions.
+        let values: Vec<bool> = std::thread::scope(|scope| {
+            let odd = scope.spawn(|| {
+                games
+                    .iter()
+                    .skip(1)
+                    .step_by(2)
+                    .map(solve)
+                    .collect::<Vec<_>>()
+            });
+            let even: Vec<bool> = games.iter().step_by(2).map(solve).collect();
+            let odd = odd.join().expect("reference thread");
+            (0..games.len())
+                .map(|i| if i % 2 == 0 { even[i / 2] } else { odd[i / 2] })
+                .collect()
+        });
+        games.into_iter().zip(values).collect()
+    })
+}
+
+fn check_scheme(positions: &[(Game, bool)], table: &TranspositionTable) -> u64 {
+    let mut solver = Solver::new(table);
+    for (game, expected) in positions {
+        let solution = solver.solve(game.position());
+        assert_eq!(
+            solution.first_player_wins,
+            *expected,
+            "{game}: fast solver ({}) disagrees with the reference",
+            table.replacement()
+        );
+    }
+    solver.stats().table.replacements
+}
+
+#[test]
+fn fast_solver_agrees_with_plain_reference_for_every_scheme_and_a_tiny_table() {
+    let positions = reference_positions();
+    assert!(positions.len() >= 500);
+    let wins = positions.iter().filter(|(_, win)| *win).count();
+    assert!(
+        wins > 50 && wins < positions.len() - 50,
+        "a mix of values: {wins} wins"
+    );
+    for replacement in SCHEMES {
+        let table = TranspositionTable::new(256 << 20, replacement).unwrap();
+        check_scheme(&positions, &table);
+        // The smallest table, shared by all positions and never cleared: entries collide and are
+        // replaced all the time.
+        let tiny =
+            TranspositionTable::new(TranspositionTable::minimum_bytes(replacement), replacement)
+                .unwrap();
+        check_scheme(&positions, &tiny);
+    }
+}
+
+/// The smallest table (2^22 buckets: an entry is one word, so it cannot be smaller and exact) is
+/// not small for positions of 40–52 stones. Positions of 30–32 stones fill it many times over:
+/// there the fast solver with the smallest table must agree with itself on a large one (which
+/// the test above ties to the reference).
+#[test]
+fn smallest_table_under_heavy_replacement_agrees_with_a_large_one() {
+    let games: Vec<Game> = (30..=32)
+        .flat_map(|stones| PositionGenerator::new(stones, 77 + stones as u64).take(4))
+        .collect();
+    for replacement in SCHEMES {
+        let large = TranspositionTable::new(256 << 20, replacement).unwrap();
+        let tiny_bytes = TranspositionTable::minimum_bytes(replacement);
+        let tiny = TranspositionTable::new(tiny_bytes, replacement).unwrap();
+        let (mut on_large, mut on_tiny) = (Solver::new(&large), Solver::new(&tiny));
+        for game in &games {
+            let expected = on_large.solve(game.position()).first_player_wins;
+            assert_eq!(
+                on_tiny.solve(game.position()).first_player_wins,
+                expected,
+                "{game} ({replacement})"
+            );
+        }
+        let replaced = on_tiny.stats().table.replacements;
+        let stores = on_tiny.stats().table.stores;
+        assert!(
+            replaced > 1_000_000,
+            "{replacement}: {replaced} replacements in {stores} stores is not heavy replacement"
+        );
+    }
+}
+
+#[test]
+fn every_symmetric_image_has_the_same_value() {
+    let table = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let mut solver = Solver::new(&table);
+    // Every 8th test position (65 of them, all stone counts).
+    for (i, (game, expected)) in reference_positions().iter().step_by(8).enumerate() {
+        let expected = *expected;
+        for sym in Symmetry::ALL {
+            let image = game.position().transformed(sym);
+            table.clear(); // each image is solved from scratch, not read back from the table
+            assert_eq!(
+                solver.first_player_wins(&image),
+                expected,
+                "{game} under {sym:?}"
+            );
+            if i % 8 == 0 {
+                // The reference too, on the image's own stones (no symmetry in the reference).
+                let moves = moves_reaching(&image);
+                assert_eq!(
+                    PlainSolver::new(&moves).first_player_wins(),
+                    expected,
+                    "{game} under {sym:?}"
+                );
+            }
+        }
+    }
+}
+
+/// A move sequence reaching `position` (gravity lets any column order of the stones work as long
+/// as colours alternate; search for one greedily with backtracking).
+fn moves_reaching(position: &score4_board::Position) -> Vec<u8> {
+    use score4_board::Position;
+    fn extend(current: &Position, target: &Position, moves: &mut Vec<u8>) -> bool {
+        if current.count() == target.count() {
+            return true;
+        }
+        let mover = current.mover();
+        for cell in current.playable() & target.stones(mover) {
+            if current.wins_with(cell) {
+                continue;
+            }
+            moves.push(cell.column().number());
+            if extend(&current.after(cell), target, moves) {
+                return true;
+            }
+            moves.pop();
+        }
+        false
+    }
+    let mut moves = Vec::new();
+    assert!(
+        extend(&Position::EMPTY, position, &mut moves),
+        "no move order reaches the image"
+    );
+    moves
+}
