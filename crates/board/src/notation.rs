@@ -200,9 +200,15 @@ impl Game {
 impl FromStr for Game {
     type Err = NotationError;
 
+    /// Reads and plays the moves one at a time, so the error is the first fault in reading order.
     fn from_str(moves: &str) -> Result<Game, NotationError> {
         let mut game = Game::new();
-        for column in parse_columns(moves)? {
+        for character in moves.chars().filter(|c| !c.is_whitespace()) {
+            let move_number = game.moves.len() + 1;
+            let column = Column::from_char(character).ok_or(NotationError::BadCharacter {
+                move_number,
+                character,
+            })?;
             game.play(column)?;
         }
         Ok(game)

@@ -23,24 +23,22 @@ struct Record {
 /// The rules, from scratch: every character is checked first (a bad character anywhere makes the
 /// whole string unreadable, numbered by the digits before it), then the moves are played in turn.
 fn referee(text: &str) -> Result<Record, NotationError> {
+    // Moves are read and played one at a time: the first fault in reading order is reported.
     let mut columns = Vec::new();
-    for character in text.chars().filter(|c| !c.is_whitespace()) {
-        match character.to_digit(16) {
-            Some(digit) => columns.push(digit as u8),
-            None => {
-                return Err(NotationError::BadCharacter {
-                    move_number: columns.len() + 1,
-                    character,
-                })
-            }
-        }
-    }
     let mut stones = [0u64; 2];
     let mut heights = [0u8; 16];
     let mut outcome = Outcome::Ongoing;
-    for (k, &c) in columns.iter().enumerate() {
-        let column = Column::new(c).unwrap();
+    for character in text.chars().filter(|c| !c.is_whitespace()) {
+        let k = columns.len();
         let move_number = k + 1;
+        let Some(c) = character.to_digit(16).map(|d| d as u8) else {
+            return Err(NotationError::BadCharacter {
+                move_number,
+                character,
+            });
+        };
+        columns.push(c);
+        let column = Column::new(c).unwrap();
         if outcome != Outcome::Ongoing {
             return Err(NotationError::GameOver {
                 move_number,
@@ -372,12 +370,12 @@ fn each_bad_input_gives_its_documented_error() {
                 character: '-',
             },
         ),
-        // Characters are read before any move is played.
+        // Moves are checked in reading order: the full column comes before the bad character.
         (
             "00000 x",
-            NotationError::BadCharacter {
-                move_number: 6,
-                character: 'x',
+            NotationError::ColumnFull {
+                move_number: 5,
+                column: Column::new(0).unwrap(),
             },
         ),
         (

@@ -17,9 +17,11 @@ const LINE_POINTS: [u32; 3] = [1, 10, 100];
 /// Points for each opening of the mover after the move.
 const OPENING_POINTS: u32 = 1000;
 
-/// Moves in the order to search them, best first; a fixed-size list, no allocation.
+/// Moves in the order to search them, best first, with their scores; a fixed-size list, no
+/// allocation.
 pub struct OrderedMoves {
     cells: [u8; 16],
+    scores: [u32; 16],
     len: usize,
 }
 
@@ -28,6 +30,13 @@ impl OrderedMoves {
     #[inline(always)]
     pub fn as_slice(&self) -> &[u8] {
         &self.cells[..self.len]
+    }
+
+    /// Whether the `i`-th move creates an opening for the mover (the opponent's reply is then
+    /// forced, or the opponent has lost).
+    #[inline(always)]
+    pub fn creates_opening(&self, i: usize) -> bool {
+        self.scores[i] >= OPENING_POINTS
     }
 }
 
@@ -77,5 +86,5 @@ pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
         cells[i] = cell.index();
         len += 1;
     }
-    OrderedMoves { cells, len }
+    OrderedMoves { cells, scores, len }
 }

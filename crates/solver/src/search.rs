@@ -3,13 +3,18 @@
 //! White (the first player) needs a win; black is content with a draw. So at a white node the
 //! search stops at the first winning move, at a black node at the first move that holds.
 //! Before any move is tried, the decisive situations of DESIGN §4 are read off the bitboards.
+//!
+//! The transposition table is the memory-bound part. At a node with a choice, the slots of all
+//! children are computed and prefetched together (their cache misses overlap), and then read
+//! before any child is searched (enhanced transposition cutoff): a child already known to win
+//! ends the node, a child known to lose is skipped.
 
 use std::time::Instant;
 
 use score4_board::{Cell, Colour, Position};
 
 use crate::ordering::order_moves;
-use crate::table::{TableStats, TranspositionTable};
+use crate::table::{Slot, TableStats, TranspositionTable};
 
 /// What a search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,6 +23,21 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Use of the transposition table.
     pub table: TableStats,
+}
+
+impl SearchStats {
+    /// What was counted since `earlier` (a snapshot of the same counters).
+    pub fn since(&self, earlier: &SearchStats) -> SearchStats {
+        SearchStats {
+            nodes: self.nodes - earlier.nodes,
+            table: TableStats {
+                probes: self.table.probes - earlier.table.probes,
+                hits: self.table.hits - earlier.table.hits,
+                stores: self.table.stores - earlier.table.stores,
+                replacements: self.table.replacements - earlier.table.replacements,
+            },
+        }
+    }
 }
 
 impl std::ops::AddAssign for SearchStats {
@@ -66,15 +86,9 @@ impl<'t> Solver<'t> {
         let start = Instant::now();
         let first_player_wins = self.first_player_wins(position);
         let seconds = start.elapsed().as_secs_f64();
-        let mut stats = self.stats;
-        stats.nodes -= before.nodes;
-        stats.table.probes -= before.table.probes;
-        stats.table.hits -= before.table.hits;
-        stats.table.stores -= before.table.stores;
-        stats.table.replacements -= before.table.replacements;
         Solution {
             first_player_wins,
-            stats,
+            stats: self.stats.since(&before),
             seconds,
         }
     }
@@ -84,6 +98,11 @@ impl<'t> Solver<'t> {
     ///
     /// Contract: nobody has four in a line. Every position visited counts as one node.
     pub fn first_player_wins(&mut self, position: &Position) -> bool {
+        self.search(position, None)
+    }
+
+    /// [`Self::first_player_wins`], given the position's table slot if the caller computed it.
+    fn search(&mut self, position: &Position, slot: Option<Slot>) -> bool {
         self.stats.nodes += 1;
         let me = position.mover();
         let white_to_move = me == Colour::White;
@@ -116,32 +135,64 @@ impl<'t> Solver<'t> {
         }
         // The first player cannot win once the second has a stone in every line, nor with the
         // 63rd stone if it is not an opening now (the 64th is the second player's).
-        if position.live_lines(Colour::White) == 0 || position.count() >= 62 {
+        let stones = position.count();
+        if position.live_lines(Colour::White) == 0 || stones >= 62 {
             return false;
         }
         if !moves.has_several() {
             // A forced move: no choice to remember in the table.
             let cell = moves.first().expect("one move");
-            return self.first_player_wins(&position.after(cell));
+            return self.search(&position.after(cell), None);
         }
 
-        let slot = self.table.slot(position.canonical_key());
-        self.table.prefetch(slot);
-        if let Some(value) = self.table.probe(slot, &mut self.stats.table) {
+        let table = self.table;
+        let slot = slot.unwrap_or_else(|| table.slot(position.canonical_key()));
+        if let Some(value) = table.probe(slot, &mut self.stats.table) {
             return value;
         }
         let nodes_before = self.stats.nodes;
+        let order = order_moves(position, moves);
+        let ordered = order.as_slice();
+
+        // Children's slots, prefetched all at once, then read (enhanced transposition cutoff).
+        // A move that creates an opening leaves the opponent a forced reply or a lost position:
+        // such a child never reaches the table, so it is not looked up.
+        let mut child_slots = [None; 16];
+        for (i, (child_slot, &cell)) in child_slots.iter_mut().zip(ordered).enumerate() {
+            if !order.creates_opening(i) {
+                let s = table.slot(position.keys().canonical_after(cell, white_to_move));
+                table.prefetch(s);
+                *child_slot = Some(s);
+            }
+        }
+        let mut known_losing = 0u16;
+        for (i, child_slot) in child_slots.iter().enumerate().take(ordered.len()) {
+            let Some(child_slot) = *child_slot else {
+                continue;
+            };
+            match table.probe(child_slot, &mut self.stats.table) {
+                Some(value) if value == mover_wins => {
+                    table.store(slot, mover_wins, 1, &mut self.stats.table);
+                    return mover_wins;
+                }
+                Some(_) => known_losing |= 1 << i,
+                None => {}
+            }
+        }
+
         let mut value = mover_loses;
-        for &cell in order_moves(position, moves).as_slice() {
+        for (i, &cell) in ordered.iter().enumerate() {
+            if known_losing & (1 << i) != 0 {
+                continue;
+            }
             let child = position.after(Cell::from_index(cell));
-            if self.first_player_wins(&child) == mover_wins {
+            if self.search(&child, child_slots[i]) == mover_wins {
                 value = mover_wins;
                 break;
             }
         }
         let subtree = self.stats.nodes - nodes_before;
-        self.table
-            .store(slot, value, subtree, &mut self.stats.table);
+        table.store(slot, value, subtree, &mut self.stats.table);
         value
     }
 }

@@ -165,6 +165,8 @@ pub struct TranspositionTable {
     buckets: u64,
     /// `2^64 mod S`, to reduce 80-bit keys with 64-bit arithmetic.
     two_pow_64_mod: u64,
+    /// `⌊2^64 / S⌋`, to reduce modulo `S` by multiplication (Barrett) instead of division.
+    reciprocal: u64,
     /// `k`: key bits stored per entry.
     key_bits: u32,
     replacement: Replacement,
@@ -226,10 +228,12 @@ impl TranspositionTable {
         let words = buckets as usize * replacement.entries_per_bucket();
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
         let two_pow_64_mod = ((1u128 << 64) % buckets as u128) as u64;
+        let reciprocal = ((1u128 << 64) / buckets as u128) as u64;
         Ok(TranspositionTable {
             entries,
             buckets,
             two_pow_64_mod,
+            reciprocal,
             key_bits,
             replacement,
         })
@@ -283,11 +287,24 @@ impl TranspositionTable {
         let (high, low) = ((key >> 64) as u64, key as u64);
         // key mod S = (high · (2^64 mod S) + low mod S) mod S; high < 2^16 and S < 2^40 keep
         // every term below 2^64.
-        let bucket = (high * self.two_pow_64_mod + low % self.buckets) % self.buckets;
+        let bucket = self.reduce(high * self.two_pow_64_mod + self.reduce(low));
         let stored = low & ((1u64 << self.key_bits) - 1);
         Slot {
             first: bucket as usize * self.replacement.entries_per_bucket(),
             tag: stored << PAYLOAD_BITS,
+        }
+    }
+
+    /// `x mod S` by Barrett reduction: with `m = ⌊2^64 / S⌋`, the estimate `⌊x · m / 2^64⌋` lies
+    /// in `(x/S - 1, x/S]`, so it is `⌊x/S⌋` or one less and one subtraction corrects it.
+    #[inline(always)]
+    fn reduce(&self, x: u64) -> u64 {
+        let estimate = ((x as u128 * self.reciprocal as u128) >> 64) as u64;
+        let r = x - estimate * self.buckets;
+        if r >= self.buckets {
+            r - self.buckets
+        } else {
+            r
         }
     }
 
@@ -412,10 +429,33 @@ mod tests {
 
     #[test]
     fn slot_matches_plain_128_bit_arithmetic() {
-        let t = small(Replacement::New);
-        let mut key: u128 = 0x1234_5678_9ABC_DEF0_1357;
-        for _ in 0..10_000 {
-            key = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (key >> 29)) & ((1 << 80) - 1);
+        for bytes in [
+            TranspositionTable::minimum_bytes(Replacement::New),
+            1 << 30,
+            4 << 30,
+        ] {
+            let t = TranspositionTable::new(bytes, Replacement::New).unwrap();
+            let mut key: u128 = 0x1234_5678_9ABC_DEF0_1357;
+            let edges = [
+                0,
+                1,
+                (1 << 64) - 1,
+                1 << 64,
+                (1 << 80) - 1,
+                t.buckets() as u128 - 1,
+            ];
+            let random = (0..100_000).map(|_| {
+                key = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (key >> 29)) & ((1 << 80) - 1);
+                key
+            });
+            for key in edges.into_iter().chain(random) {
+                check_slot(&t, key);
+            }
+        }
+    }
+
+    fn check_slot(t: &TranspositionTable, key: u128) {
+        {
             let slot = t.slot(key);
             assert_eq!(slot.first as u128, key % t.buckets() as u128);
             assert_eq!(

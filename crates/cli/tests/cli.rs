@@ -1,0 +1,221 @@
+//! The `score4` binary end to end: output formats, reading positions from everywhere, and every
+//! kind of bad input (clear message naming what and where, exit code 2, no panic, the rest of
+//! the work done).
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use score4_solver::{Replacement, Solver, TranspositionTable};
+
+/// Small enough for tests, large enough to be legal.
+const TT: &str = "128MiB";
+
+fn score4() -> Command {
+    Command::cargo_bin("score4").expect("the score4 binary is built")
+}
+
+/// Positions of 44 stones from the committed generator (quick to solve).
+fn positions(count: usize) -> Vec<String> {
+    score4_bench::PositionGenerator::new(44, 5)
+        .take(count)
+        .map(|g| g.to_string())
+        .collect()
+}
+
+/// The library's answer for `moves`, to compare the binary's with.
+fn library_value(moves: &str) -> bool {
+    let game: score4_board::Game = moves.parse().unwrap();
+    let table = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    Solver::new(&table).first_player_wins(game.position())
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect()
+}
+
+#[test]
+fn solve_arguments_as_json_normalises_and_matches_the_library() {
+    let moves = positions(3);
+    let spaced: Vec<String> = moves
+        .iter()
+        .map(|m| {
+            m.chars()
+                .map(|c| format!("{} ", c.to_ascii_lowercase()))
+                .collect()
+        })
+        .collect();
+    let output = score4()
+        .args(["solve", "--json", "--tt-size", TT])
+        .args(&spaced)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows = json_lines(&output.stdout);
+    assert_eq!(rows.len(), 3);
+    for (row, moves) in rows.iter().zip(&moves) {
+        assert_eq!(row["position"], moves.as_str());
+        assert_eq!(row["mode"], "first-wins");
+        assert_eq!(row["value"], library_value(moves) as u8);
+        assert!(row["nodes"].as_u64().unwrap() >= 1);
+        assert!(row["seconds"].as_f64().unwrap() >= 0.0);
+    }
+    assert!(String::from_utf8_lossy(&output.stderr).contains("3 solved"));
+}
+
+#[test]
+fn solve_reads_a_file_and_a_bad_line_does_not_stop_the_others() {
+    let moves = positions(2);
+    let dir = tempdir();
+    let file = dir.join("positions.txt");
+    let text = format!(
+        "# a comment\n\n{} 12 anything after the moves\n0G12\n{}\n00000\n0102030\n",
+        moves[0], moves[1]
+    );
+    std::fs::write(&file, text).unwrap();
+    let output = score4()
+        .args(["solve", "--json", "--tt-size", TT, "--file"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "bad lines make exit code 2");
+    let rows = json_lines(&output.stdout);
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[0]["position"], moves[0].as_str());
+    assert_eq!(rows[2]["position"], moves[1].as_str());
+    let error = |i: usize| {
+        (
+            rows[i]["line"].as_u64().unwrap(),
+            rows[i]["error"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(
+        error(1),
+        (
+            4,
+            "move 2: 'G' is not a column (expected a hex digit 0-9 or A-F)".into()
+        )
+    );
+    assert_eq!(error(3), (6, "move 5: column 0 is full".into()));
+    assert_eq!(error(4), (7, "the game is already over (X has won)".into()));
+}
+
+#[test]
+fn solve_reads_standard_input_and_prints_a_table_with_a_summary() {
+    let moves = positions(2);
+    score4()
+        .args(["solve", "--tt-size", TT, "--replacement", "new"])
+        .write_stdin(format!("{}\n{}\n", moves[0], moves[1]))
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("value").and(predicate::str::contains("nodes")))
+        .stdout(predicate::str::contains(moves[0].as_str()))
+        .stdout(predicate::str::contains("summary: 2 solved"))
+        .stdout(predicate::str::contains("new"));
+}
+
+#[test]
+fn bad_positions_on_the_command_line_name_the_argument_and_the_move() {
+    score4()
+        .args(["solve", "--tt-size", TT, "0F", "01x"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("summary: 1 solved"))
+        .stderr(
+            predicate::str::contains("argument 2").and(predicate::str::contains("move 3: 'x'")),
+        );
+    score4()
+        .args(["solve", "--tt-size", TT, "0000 0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("move 5: column 0 is full"));
+    score4()
+        .args(["solve", "--tt-size", TT, "01020304"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "move 8 (column 4): the game is already over (X has won)",
+        ));
+}
+
+#[test]
+fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
+    let cases: [(&[&str], &str); 7] = [
+        (&["solve", "--tt-size", "1GB", "0"], "unknown size unit"),
+        (&["solve", "--tt-size", "lots", "0"], "is not a size"),
+        (&["solve", "--tt-size", "1MiB", "0"], "too small"),
+        (
+            &["solve", "--replacement", "oldest", "0"],
+            "unknown replacement scheme",
+        ),
+        (
+            &["solve", "--tt-size", TT, "--file", "/no/such/file.txt"],
+            "cannot read /no/such/file.txt",
+        ),
+        (&["gen", "--stones", "64"], "64"),
+        (&["frobnicate"], "unrecognized subcommand"),
+    ];
+    for (args, message) in cases {
+        score4()
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}
+
+#[test]
+fn show_draws_the_position_and_its_openings() {
+    score4()
+        .args(["show", "0f c3 48 4b"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("0FC3484B  (8 stones)"))
+        .stdout(predicate::str::contains(
+            "X · · O  · · · ·  · · · ·  · · · ·  0 1 2 3",
+        ))
+        .stdout(predicate::str::contains("X (first player) to move"))
+        .stdout(predicate::str::contains("O: openings column 7 layer 1"));
+    score4()
+        .args(["show", "0102030"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("X has won"));
+    score4()
+        .args(["show", "0F-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("move 3: '-' is not a column"));
+}
+
+#[test]
+fn gen_is_reproducible_and_writes_a_header() {
+    let run = |seed: &str| {
+        let output = score4()
+            .args(["gen", "--stones", "30", "--count", "25", "--seed", seed])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = run("9");
+    assert_eq!(first, run("9"));
+    assert_ne!(first, run("10"));
+    assert!(first.starts_with("# score4 gen --stones 30 --count 25 --seed 9\n"));
+    let positions: Vec<&str> = first.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(positions.len(), 25);
+    assert!(positions.iter().all(|p| p.len() == 30));
+}
+
+/// A fresh directory under the target directory (no extra crate for temporary files).
+fn tempdir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("score4-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
