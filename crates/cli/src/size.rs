@@ -7,21 +7,22 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         .find(|c: char| !c.is_ascii_digit() && c != '.')
         .unwrap_or(text.len());
     let (number, unit) = text.split_at(split);
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (expected a number and a unit, e.g. 1GiB)"))?;
     let shift = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 0,
         "kib" => 10,
         "mib" => 20,
         "gib" => 30,
         "tib" => 40,
-        other => {
+        _ => {
             return Err(format!(
-                "unknown size unit {other:?} in {text:?} (use B, KiB, MiB, GiB or TiB, e.g. 1GiB)"
+                "unknown size unit {:?} in {text:?} (use B, KiB, MiB, GiB or TiB, e.g. 1GiB)",
+                unit.trim()
             ))
         }
     };
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("{text:?} is not a size (expected a number and a unit, e.g. 1GiB)"))?;
     let bytes = value * (1u64 << shift) as f64;
     if !bytes.is_finite() || bytes < 1.0 || bytes > (1u64 << 50) as f64 {
         return Err(format!("{text:?} is out of range (1 byte to 1024 TiB)"));

@@ -121,8 +121,9 @@ fn solve_reads_standard_input_and_prints_a_table_with_a_summary() {
 
 #[test]
 fn bad_positions_on_the_command_line_name_the_argument_and_the_move() {
+    let good = positions(1).remove(0);
     score4()
-        .args(["solve", "--tt-size", TT, "0F", "01x"])
+        .args(["solve", "--tt-size", TT, good.as_str(), "01x"])
         .assert()
         .code(2)
         .stdout(predicate::str::contains("summary: 1 solved"))

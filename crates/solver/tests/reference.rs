@@ -89,13 +89,13 @@ fn fast_solver_agrees_with_plain_reference_for_every_scheme_and_a_tiny_table() {
     );
     for replacement in SCHEMES {
         let table = TranspositionTable::new(256 << 20, replacement).unwrap();
-        check_scheme(&positions, &table);
+        check_scheme(positions, &table);
         // The smallest table, shared by all positions and never cleared: entries collide and are
         // replaced all the time.
         let tiny =
             TranspositionTable::new(TranspositionTable::minimum_bytes(replacement), replacement)
                 .unwrap();
-        check_scheme(&positions, &tiny);
+        check_scheme(positions, &tiny);
     }
 }
 

@@ -164,7 +164,7 @@ impl PlainSolver {
     /// Whether the first player wins: a null-window search around the value that decides it
     /// (above 0 with the first player to move, below 0 with the second).
     pub fn first_player_wins(&mut self) -> bool {
-        if self.stones % 2 == 0 {
+        if self.stones.is_multiple_of(2) {
             self.negamax(0, 1) >= 1
         } else {
             self.negamax(-1, 0) <= -1
