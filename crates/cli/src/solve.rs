@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use score4_solver::{SearchStats, Solver, TranspositionTable};
+use score4_solver::{SearchStats, Solver, TableError, TranspositionTable};
 
 use crate::input::{Entry, Source};
 use crate::size::format_bytes;
@@ -35,9 +35,13 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let table = match TranspositionTable::new(args.tt_size, args.replacement) {
         Ok(table) => table,
-        Err(error) => {
+        Err(error @ TableError::TooSmall { .. }) => {
             eprintln!("score4 solve: --tt-size: {error}");
             return ExitCode::from(EXIT_BAD_INPUT);
+        }
+        Err(error) => {
+            eprintln!("score4 solve: {error}");
+            return ExitCode::FAILURE;
         }
     };
     let mut solver = Solver::new(&table);
