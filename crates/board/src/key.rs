@@ -68,6 +68,26 @@ const SYMMETRIC_CELL_BIT: [[u64; 64]; 8] = {
     table
 };
 
+/// `KEY_DELTAS[colour][cell][s]`: the XOR that a stone of `colour` (0 white, 1 black) on `cell`
+/// makes in the key of image `s`. A white stone leaves its cell's bit at 1 and sets the marker
+/// above; a black stone clears its cell's bit and sets the marker above. The 8 deltas of one
+/// move are adjacent (128 bytes), so a move reads two cache lines.
+static KEY_DELTAS: [[[u128; 8]; 64]; 2] = {
+    let mut table = [[[0u128; 8]; 64]; 2];
+    let mut cell = 0;
+    while cell < 64 {
+        let mut s = 0;
+        while s < 8 {
+            let bit = SYMMETRIC_CELL_BIT[s][cell] as u128;
+            table[0][cell][s] = bit << 16;
+            table[1][cell][s] = bit | bit << 16;
+            s += 1;
+        }
+        cell += 1;
+    }
+    table
+};
+
 /// The compact keys of all 8 symmetric images of a position, updated move by move.
 ///
 /// A move changes each image's key by one XOR: a white stone leaves its cell's bit at 1 and sets
@@ -89,22 +109,12 @@ impl SymmetricKeys {
         SymmetricKeys(keys)
     }
 
-    /// The XOR that a stone on cell `cell` (white if `white`) makes in the key of image `s`.
-    #[inline(always)]
-    fn delta(s: usize, cell: u8, white: bool) -> u128 {
-        let bit = SYMMETRIC_CELL_BIT[s][cell as usize] as u128;
-        if white {
-            bit << 16
-        } else {
-            bit | bit << 16
-        }
-    }
-
     /// Records a stone on `cell` (which must be the lowest empty cell of its column).
     #[inline(always)]
     pub fn play(&mut self, cell: u8, white: bool) {
-        for s in 0..8 {
-            self.0[s] ^= Self::delta(s, cell, white);
+        let deltas = &KEY_DELTAS[!white as usize][cell as usize];
+        for (key, delta) in self.0.iter_mut().zip(deltas) {
+            *key ^= delta;
         }
     }
 

@@ -30,12 +30,7 @@ impl SearchStats {
     pub fn since(&self, earlier: &SearchStats) -> SearchStats {
         SearchStats {
             nodes: self.nodes - earlier.nodes,
-            table: TableStats {
-                probes: self.table.probes - earlier.table.probes,
-                hits: self.table.hits - earlier.table.hits,
-                stores: self.table.stores - earlier.table.stores,
-                replacements: self.table.replacements - earlier.table.replacements,
-            },
+            table: self.table - earlier.table,
         }
     }
 }

@@ -149,6 +149,18 @@ impl TableStats {
     }
 }
 
+impl std::ops::Sub for TableStats {
+    type Output = TableStats;
+    fn sub(self, earlier: TableStats) -> TableStats {
+        TableStats {
+            probes: self.probes - earlier.probes,
+            hits: self.hits - earlier.hits,
+            stores: self.stores - earlier.stores,
+            replacements: self.replacements - earlier.replacements,
+        }
+    }
+}
+
 impl std::ops::AddAssign for TableStats {
     fn add_assign(&mut self, other: TableStats) {
         self.probes += other.probes;
