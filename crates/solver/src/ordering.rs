@@ -22,6 +22,7 @@ const OPENING_POINTS: u32 = 1000;
 pub struct OrderedMoves {
     cells: [u8; 16],
     scores: [u32; 16],
+    created: [u64; 16],
     len: usize,
 }
 
@@ -32,6 +33,13 @@ impl OrderedMoves {
         &self.cells[..self.len]
     }
 
+    /// The threats the `i`-th move creates ([`Position::threats_created_by`]), found while
+    /// scoring it.
+    #[inline(always)]
+    pub fn threats_created(&self, i: usize) -> BitBoard {
+        BitBoard(self.created[i])
+    }
+
     /// Whether the `i`-th move creates an opening for the mover (the opponent's reply is then
     /// forced, or the opponent has lost).
     #[inline(always)]
@@ -40,12 +48,12 @@ impl OrderedMoves {
     }
 }
 
-/// The report's score of the mover playing `cell`.
+/// The report's score of the mover playing `cell`, and the threats the move creates.
 ///
 /// Contract: `cell` is playable and the mover has no opening (else the search has already won),
 /// so no line through `cell` holds three of the mover's stones.
 #[inline(always)]
-pub fn move_score(position: &Position, cell: Cell) -> u32 {
+pub fn move_score(position: &Position, cell: Cell) -> (u32, u64) {
     let me = position.mover();
     let own = position.stones(me).0;
     let opp = position.stones(me.other()).0;
@@ -64,7 +72,10 @@ pub fn move_score(position: &Position, cell: Cell) -> u32 {
     }
     let playable_after = (position.playable().0 & !bit) | (bit << 16);
     let openings_after = (position.threats(me).0 | new_threats) & playable_after;
-    score + OPENING_POINTS * openings_after.count_ones()
+    (
+        score + OPENING_POINTS * openings_after.count_ones(),
+        new_threats,
+    )
 }
 
 /// `moves` sorted by [`move_score`], best first; equal scores keep increasing cell order.
@@ -72,19 +83,27 @@ pub fn move_score(position: &Position, cell: Cell) -> u32 {
 pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
     let mut cells = [0u8; 16];
     let mut scores = [0u32; 16];
+    let mut created = [0u64; 16];
     let mut len = 0;
     for cell in moves {
-        let score = move_score(position, cell);
+        let (score, threats) = move_score(position, cell);
         // Insertion sort: shift worse moves right, then drop this one in.
         let mut i = len;
         while i > 0 && scores[i - 1] < score {
             scores[i] = scores[i - 1];
             cells[i] = cells[i - 1];
+            created[i] = created[i - 1];
             i -= 1;
         }
         scores[i] = score;
         cells[i] = cell.index();
+        created[i] = threats;
         len += 1;
     }
-    OrderedMoves { cells, scores, len }
+    OrderedMoves {
+        cells,
+        scores,
+        created,
+        len,
+    }
 }

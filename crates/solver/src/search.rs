@@ -180,7 +180,8 @@ impl<'t> Solver<'t> {
             if known_losing & (1 << i) != 0 {
                 continue;
             }
-            let child = position.after(Cell::from_index(cell));
+            let mut child = *position;
+            child.play_creating(Cell::from_index(cell), order.threats_created(i));
             if self.search(&child, child_slots[i]) == mover_wins {
                 value = mover_wins;
                 break;
