@@ -11,10 +11,35 @@
 
 use std::time::Instant;
 
+use score4_board::geometry::LINES;
 use score4_board::{Cell, Colour, Position};
 
 use crate::ordering::order_moves;
 use crate::table::{Slot, TableStats, TranspositionTable};
+
+/// Cells of layers 1 and 3 (counting from 0 at the bottom).
+const ODD_LAYERS: u64 = 0xFFFF_0000_FFFF_0000;
+
+/// Tromp's "evens" test, on all 76 lines: with white to move and every column holding an even
+/// number of stones, black can answer every white move on top of it. White then only ever gets
+/// the empty cells of layers 0 and 2, so if no line lies inside white's stones and those cells,
+/// white cannot make four: the position is not a first-player win.
+#[inline(always)]
+fn follow_up_holds(position: &Position) -> bool {
+    if position.playable().0 & ODD_LAYERS != 0 {
+        return false; // a column of odd height: black cannot always follow up
+    }
+    let lost_to_white = position.stones(Colour::Black).0 | (!position.occupied().0 & ODD_LAYERS);
+    let mut live = position.live_lines(Colour::White);
+    while live != 0 {
+        let line = LINES[live.trailing_zeros() as usize];
+        if line & lost_to_white == 0 {
+            return false;
+        }
+        live &= live - 1;
+    }
+    true
+}
 
 /// What a search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -132,6 +157,9 @@ impl<'t> Solver<'t> {
         // 63rd stone if it is not an opening now (the 64th is the second player's).
         let stones = position.count();
         if position.live_lines(Colour::White) == 0 || stones >= 62 {
+            return false;
+        }
+        if white_to_move && follow_up_holds(position) {
             return false;
         }
         if !moves.has_several() {
