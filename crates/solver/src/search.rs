@@ -12,7 +12,7 @@
 use std::time::Instant;
 
 use score4_board::geometry::LINES;
-use score4_board::{Cell, Colour, Position};
+use score4_board::{BitBoard, Cell, Colour, Position};
 
 use crate::ordering::order_moves;
 use crate::table::{Slot, TableStats, TranspositionTable};
@@ -161,6 +161,17 @@ impl<'t> Solver<'t> {
         }
         if white_to_move && follow_up_holds(position) {
             return false;
+        }
+        if !white_to_move {
+            // With one column of odd height, black's move there hands white a position that the
+            // evens test can settle: if it does, that move holds and the node is not a win.
+            let odd = playable & BitBoard(ODD_LAYERS);
+            if !odd.has_several() && !(odd & moves).is_empty() {
+                let cell = odd.first().expect("one cell");
+                if follow_up_holds(&position.after(cell)) {
+                    return false;
+                }
+            }
         }
         if !moves.has_several() {
             // A forced move: no choice to remember in the table.
