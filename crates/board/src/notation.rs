@@ -97,19 +97,19 @@ impl std::error::Error for NotationError {}
 ///            "move 3: 'x' is not a column (expected a hex digit 0-9 or A-F)");
 /// ```
 pub fn parse_columns(moves: &str) -> Result<Vec<Column>, NotationError> {
-    let mut columns = Vec::with_capacity(moves.len());
-    for character in moves.chars().filter(|c| !c.is_whitespace()) {
-        match Column::from_char(character) {
-            Some(column) => columns.push(column),
-            None => {
-                return Err(NotationError::BadCharacter {
-                    move_number: columns.len() + 1,
-                    character,
-                })
-            }
-        }
-    }
-    Ok(columns)
+    columns(moves).collect()
+}
+
+/// The columns of a move string one by one, whitespace skipped; a character that is not a hex
+/// digit gives `BadCharacter` with its move number.
+fn columns(moves: &str) -> impl Iterator<Item = Result<Column, NotationError>> + '_ {
+    let characters = moves.chars().filter(|c| !c.is_whitespace());
+    characters.enumerate().map(|(i, character)| {
+        Column::from_char(character).ok_or(NotationError::BadCharacter {
+            move_number: i + 1,
+            character,
+        })
+    })
 }
 
 /// A game: the moves played from the empty board, the position they reach, and the outcome.
@@ -203,13 +203,8 @@ impl FromStr for Game {
     /// Reads and plays the moves one at a time, so the error is the first fault in reading order.
     fn from_str(moves: &str) -> Result<Game, NotationError> {
         let mut game = Game::new();
-        for character in moves.chars().filter(|c| !c.is_whitespace()) {
-            let move_number = game.moves.len() + 1;
-            let column = Column::from_char(character).ok_or(NotationError::BadCharacter {
-                move_number,
-                character,
-            })?;
-            game.play(column)?;
+        for column in columns(moves) {
+            game.play(column?)?;
         }
         Ok(game)
     }
