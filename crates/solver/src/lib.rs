@@ -5,6 +5,8 @@
 //! - [`search`]: binary minimax for "does the first player win?", with the decisive situations
 //!   of DESIGN §4 read off the bitboards;
 //! - [`ordering`]: the report's line-score move ordering, insertion sort, best first;
+//! - [`rules`]: static proofs that the second player holds (claimeven and baseinverse on the
+//!   76 lines), each a strategy for black checked against every line white could complete;
 //! - [`table`]: the transposition table — canonical keys, prime size, exact hits by the Chinese
 //!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry;
 //! - statistics: nodes, seconds, table probes, hits, stores and replacements.
@@ -15,6 +17,7 @@
 
 mod memory;
 pub mod ordering;
+pub mod rules;
 pub mod search;
 pub mod table;
 

@@ -3,8 +3,9 @@
 //! White (the first player) needs a win; black is content with a draw. So at a white node the
 //! search stops at the first winning move, at a black node at the first move that holds.
 //! Before any move is tried, the decisive situations of DESIGN §4 are read off the bitboards,
-//! and Tromp's evens test (on all 76 lines) proves positions where black can answer every white
-//! move on top of it and so keep white from four.
+//! and the static rule of [`crate::rules`] (claimeven on every column with baseinverse on pairs
+//! of odd columns, on all 76 lines) proves positions where black keeps white from four: at a
+//! white node directly, at a black node after any one of black's moves.
 //!
 //! The transposition table is the memory-bound part. At a node with a choice, the slots of all
 //! children are computed and prefetched together (their cache misses overlap), and then read
@@ -13,35 +14,11 @@
 
 use std::time::Instant;
 
-use score4_board::geometry::LINES;
-use score4_board::{BitBoard, Cell, Colour, Position};
+use score4_board::{Cell, Colour, Position};
 
 use crate::ordering::order_moves;
+use crate::rules::follow_up_holds;
 use crate::table::{Slot, TableStats, TranspositionTable};
-
-/// Cells of layers 1 and 3 (counting from 0 at the bottom).
-const ODD_LAYERS: u64 = 0xFFFF_0000_FFFF_0000;
-
-/// Tromp's "evens" test, on all 76 lines: with white to move and every column holding an even
-/// number of stones, black can answer every white move on top of it. White then only ever gets
-/// the empty cells of layers 0 and 2, so if no line lies inside white's stones and those cells,
-/// white cannot make four: the position is not a first-player win.
-#[inline(always)]
-fn follow_up_holds(position: &Position) -> bool {
-    if position.playable().0 & ODD_LAYERS != 0 {
-        return false; // a column of odd height: black cannot always follow up
-    }
-    let lost_to_white = position.stones(Colour::Black).0 | (!position.occupied().0 & ODD_LAYERS);
-    let mut live = position.live_lines(Colour::White);
-    while live != 0 {
-        let line = LINES[live.trailing_zeros() as usize];
-        if line & lost_to_white == 0 {
-            return false;
-        }
-        live &= live - 1;
-    }
-    true
-}
 
 /// What a search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -165,11 +142,8 @@ impl<'t> Solver<'t> {
             return false;
         }
         if !white_to_move {
-            // With one column of odd height, black's move there hands white a position that the
-            // evens test can settle: if it does, that move holds and the node is not a win.
-            let odd = playable & BitBoard(ODD_LAYERS);
-            if !odd.has_several() && !(odd & moves).is_empty() {
-                let cell = odd.first().expect("one cell");
+            // A black move after which the static rule proves black holds settles the node.
+            for cell in moves {
                 if follow_up_holds(&position.after(cell)) {
                     return false;
                 }

@@ -1,0 +1,60 @@
+//! The static second-player rule (`rules::follow_up_holds`) against the plain reference solver:
+//! every position the rule settles must be one the first player does not win. Positions come
+//! from the benchmark generator (white to move) and from every black move out of its positions
+//! with black to move, 42–58 stones, thousands in all.
+
+mod plain;
+
+use plain::PlainSolver;
+use score4_bench::PositionGenerator;
+use score4_board::{Colour, Game, Position};
+use score4_solver::rules::{follow_up_holds, ODD_LAYERS};
+
+/// Reference value of `game` followed by `extra` (a column number, or none).
+fn reference_first_player_wins(game: &Game, extra: Option<u8>) -> bool {
+    let mut columns: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
+    columns.extend(extra);
+    PlainSolver::new(&columns).first_player_wins()
+}
+
+/// Whether `position` (white to move) has columns of odd height, so that the rule needs pairs.
+fn needs_pairs(position: &Position) -> bool {
+    position.playable().0 & ODD_LAYERS != 0
+}
+
+#[test]
+fn every_position_the_rule_settles_is_not_a_first_player_win() {
+    let (mut settled, mut settled_with_pairs, mut tried) = (0, 0, 0);
+    for stones in 42..=58u32 {
+        for game in PositionGenerator::new(stones, 5_000 + stones as u64).take(600) {
+            let position = game.position();
+            let candidates: Vec<(Position, Option<u8>)> = if position.mover() == Colour::White {
+                vec![(*position, None)]
+            } else {
+                position
+                    .playable()
+                    .iter()
+                    .filter(|&cell| !position.wins_with(cell))
+                    .map(|cell| (position.after(cell), Some(cell.column().number())))
+                    .collect()
+            };
+            for (child, extra) in candidates {
+                tried += 1;
+                if follow_up_holds(&child) {
+                    settled += 1;
+                    settled_with_pairs += needs_pairs(&child) as u32;
+                    assert!(
+                        !reference_first_player_wins(&game, extra),
+                        "the rule settled {game} + {extra:?}, which the first player wins"
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{settled} of {tried} positions settled, {settled_with_pairs} with pairs");
+    assert!(settled >= 3_000, "only {settled} positions settled");
+    assert!(
+        settled_with_pairs >= 2_000,
+        "only {settled_with_pairs} settled with pairs"
+    );
+}
