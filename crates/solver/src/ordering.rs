@@ -5,9 +5,13 @@
 //! | ------------------------------------- | ------ |
 //! | a stone of the opponent               | 0      |
 //! | 0 / 1 / 2 stones of the mover         | 1 / 10 / 100 |
-//! | each opening the move creates         | 1000   |
+//! | each opening the move creates         | 30 (the report: 1000) |
 //!
-//! A cell lies on at most 7 lines, so a level's points never add up to the next level's.
+//! A cell lies on at most 7 lines, so a level's line points never add up to the next level's.
+//! The report put every move that creates an opening first; such a move forces the reply but
+//! spends the threat, and when it fails its whole subtree is wasted. Worth a little less than
+//! one more line of two stones, it only breaks ties: 12 % fewer nodes on the first 100
+//! positions of d28 (docs/PERFORMANCE.md).
 
 use score4_board::geometry::LINES_THROUGH;
 use score4_board::{BitBoard, Cell, Position};
@@ -15,14 +19,14 @@ use score4_board::{BitBoard, Cell, Position};
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
 const LINE_POINTS: [u32; 3] = [1, 10, 100];
 /// Points for each opening of the mover after the move.
-const OPENING_POINTS: u32 = 1000;
+const OPENING_POINTS: u32 = 30;
 
-/// Moves in the order to search them, best first, with their scores; a fixed-size list, no
+/// Moves in the order to search them, best first, with what scoring them found; a fixed-size list, no
 /// allocation.
 pub struct OrderedMoves {
     cells: [u8; 16],
-    scores: [u32; 16],
     created: [u64; 16],
+    opens: [bool; 16],
     len: usize,
 }
 
@@ -44,7 +48,7 @@ impl OrderedMoves {
     /// forced, or the opponent has lost).
     #[inline(always)]
     pub fn creates_opening(&self, i: usize) -> bool {
-        self.scores[i] >= OPENING_POINTS
+        self.opens[i]
     }
 }
 
@@ -53,7 +57,7 @@ impl OrderedMoves {
 /// Contract: `cell` is playable and the mover has no opening (else the search has already won),
 /// so no line through `cell` holds three of the mover's stones.
 #[inline(always)]
-pub fn move_score(position: &Position, cell: Cell) -> (u32, u64) {
+pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool) {
     let me = position.mover();
     let own = position.stones(me).0;
     let opp = position.stones(me.other()).0;
@@ -75,6 +79,7 @@ pub fn move_score(position: &Position, cell: Cell) -> (u32, u64) {
     (
         score + OPENING_POINTS * openings_after.count_ones(),
         new_threats,
+        openings_after != 0,
     )
 }
 
@@ -84,26 +89,29 @@ pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
     let mut cells = [0u8; 16];
     let mut scores = [0u32; 16];
     let mut created = [0u64; 16];
+    let mut opens = [false; 16];
     let mut len = 0;
     for cell in moves {
-        let (score, threats) = move_score(position, cell);
+        let (score, threats, opening) = move_score(position, cell);
         // Insertion sort: shift worse moves right, then drop this one in.
         let mut i = len;
         while i > 0 && scores[i - 1] < score {
             scores[i] = scores[i - 1];
             cells[i] = cells[i - 1];
             created[i] = created[i - 1];
+            opens[i] = opens[i - 1];
             i -= 1;
         }
         scores[i] = score;
         cells[i] = cell.index();
         created[i] = threats;
+        opens[i] = opening;
         len += 1;
     }
     OrderedMoves {
         cells,
-        scores,
         created,
+        opens,
         len,
     }
 }
