@@ -1,11 +1,22 @@
 //! # score4-bench
 //!
-//! Benchmark positions and (later) benchmark runs for score4. [`generate`] produces positions by
-//! the random reasonable play of DESIGN §3, reproducibly from a seed.
+//! Benchmarking score4 by the report's protocol (DESIGN §3):
 //!
-//! It depends on the board and the solver, never on the command line.
+//! - [`generate`]: positions by random reasonable play, reproducibly from a seed (the committed
+//!   sets `bench/positions/dDD.txt` were made with it);
+//! - [`protocol`]: a run per difficulty — fresh table, clock started before its set-up, the
+//!   set's positions solved in order until done or out of time — and the frontier;
+//! - [`report`]: the human table, CSV and JSON of a run;
+//! - [`plot`]: charts of time and nodes per difficulty, one line per run (PNG and SVG).
+//!
+//! It depends on the board and the solver, never on the command line (progress bars and
+//! argument parsing live there).
 #![warn(missing_docs)]
 
 pub mod generate;
+pub mod plot;
+pub mod protocol;
+pub mod report;
 
 pub use generate::PositionGenerator;
+pub use protocol::{BenchConfig, BenchError, BenchRun, DifficultyResult, Progress};

@@ -1,6 +1,7 @@
 //! `score4`: the command line of the Connect Four 3D solver. Thin: it parses arguments, reads
 //! positions and prints; the work is done by the `score4-*` crates.
 
+mod bench;
 mod input;
 mod show;
 mod size;
@@ -27,6 +28,14 @@ enum Command {
     /// Positions are move strings such as 0FC3484B7, given as arguments, or one per line
     /// (`MOVES [anything]`, the first word is the moves) from --file or standard input.
     Solve(SolveArgs),
+    /// Benchmark by the report's protocol (DESIGN §3) on the committed sets.
+    ///
+    /// For each difficulty (stones placed): a fresh table, the clock started before its set-up,
+    /// the first --positions positions of bench/positions/dDD.txt solved in order until done or
+    /// out of time. Prints a table per difficulty and the frontier; --out DIR writes
+    /// bench.json, bench.csv and charts. `score4 bench plot a.json b.json` draws saved runs
+    /// on one chart.
+    Bench(BenchArgs),
     /// Draw a position, say whose move it is, and list threats and openings.
     Show {
         /// The moves that reach the position, e.g. 0FC3484B7.
@@ -65,6 +74,90 @@ pub struct SolveArgs {
     replacement: Replacement,
 }
 
+/// Options of `score4 bench`.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct BenchArgs {
+    #[command(subcommand)]
+    command: Option<BenchCommand>,
+    /// Run this one difficulty (default: 28, the report's headline).
+    #[arg(long, conflicts_with_all = ["from", "to"])]
+    difficulty: Option<u32>,
+    /// Sweep from this difficulty ...
+    #[arg(long, requires = "to")]
+    from: Option<u32>,
+    /// ... to this one (either direction), every --step stones.
+    #[arg(long, requires = "from")]
+    to: Option<u32>,
+    /// Stones between two difficulties of a sweep (the committed sets are 20, 22, ..., 48).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
+    step: u32,
+    /// Positions per difficulty (the first ones of each set).
+    #[arg(long, default_value_t = 1000, value_parser = parse_positions)]
+    positions: usize,
+    /// Time limit per difficulty, table set-up included (600s, 10m, 1h 30m; a bare number is
+    /// seconds).
+    #[arg(long, default_value = "600s", value_parser = parse_duration)]
+    time_limit: std::time::Duration,
+    /// Size of the transposition table (B, KiB, MiB, GiB or TiB), fresh for each difficulty.
+    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
+    tt_size: u64,
+    /// Replacement scheme of the transposition table.
+    #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
+    replacement: Replacement,
+    /// Worker threads (only 1 until the parallel solver exists).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// End the sweep at the first difficulty that runs out of time.
+    #[arg(long)]
+    stop_at_frontier: bool,
+    /// Write bench.json, bench.csv and the charts (time / nodes, PNG and SVG) here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Name of the run in charts (default: version, scheme and table size).
+    #[arg(long)]
+    label: Option<String>,
+    /// Directory of the benchmark sets dDD.txt.
+    #[arg(long, default_value = "bench/positions")]
+    sets: PathBuf,
+}
+
+/// Subcommands of `score4 bench`.
+#[derive(Subcommand)]
+pub enum BenchCommand {
+    /// Draw saved runs (bench.json files) on one chart per metric, one line per run.
+    Plot {
+        /// The runs' JSON files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Directory for time.png/svg and nodes.png/svg.
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+    },
+}
+
+fn parse_positions(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("at least one position".to_owned()),
+        Ok(count) => Ok(count),
+        Err(error) => Err(format!("{text:?}: {error}")),
+    }
+}
+
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let duration = match text.trim().parse::<f64>() {
+        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => {
+            std::time::Duration::from_secs_f64(seconds)
+        }
+        Ok(_) => return Err(format!("{text:?} is not a duration")),
+        Err(_) => humantime::parse_duration(text).map_err(|error| format!("{text:?}: {error}"))?,
+    };
+    if duration.is_zero() {
+        return Err("the time limit must be positive".to_owned());
+    }
+    Ok(duration)
+}
+
 fn parse_replacement(text: &str) -> Result<Replacement, String> {
     text.parse()
 }
@@ -85,6 +178,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Bench(args) => bench::run(args),
         Command::Show { moves } => show::run(&moves),
         Command::Gen {
             stones,

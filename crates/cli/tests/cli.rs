@@ -220,3 +220,142 @@ fn tempdir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The committed benchmark sets (the tests run from the crate's directory).
+fn sets() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/positions")
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("score4-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn bench_runs_the_protocol_and_writes_csv_json_and_charts() {
+    let out = scratch("bench");
+    let output = score4()
+        .args([
+            "bench",
+            "--from",
+            "48",
+            "--to",
+            "46",
+            "--positions",
+            "20",
+            "--tt-size",
+            TT,
+        ])
+        .arg("--sets")
+        .arg(sets())
+        .arg("--out")
+        .arg(&out)
+        .args(["--label", "cli test"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("solved/asked"), "{stdout}");
+    assert!(stdout.contains("20/20"), "{stdout}");
+    assert!(stdout.contains("frontier: difficulty 46"), "{stdout}");
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    assert_eq!(run["label"], "cli test");
+    let difficulties = run["difficulties"].as_array().unwrap();
+    assert_eq!(difficulties.len(), 2);
+    assert_eq!(difficulties[0]["difficulty"], 48);
+    assert_eq!(difficulties[1]["solved"], 20);
+    // The wins agree with the library on the same positions.
+    let games = score4_bench::protocol::read_set(&sets().join("d46.txt"), 20).unwrap();
+    let wins = games
+        .iter()
+        .filter(|game| library_value(&game.to_string()))
+        .count();
+    assert_eq!(difficulties[1]["first_player_wins"], wins as u64);
+    let csv = std::fs::read_to_string(out.join("bench.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 3);
+    for chart in ["time.png", "time.svg", "nodes.png", "nodes.svg"] {
+        assert!(out.join(chart).exists(), "{chart} missing");
+    }
+    // Two saved runs on one chart.
+    let plots = scratch("plot");
+    score4()
+        .args(["bench", "plot"])
+        .arg(out.join("bench.json"))
+        .arg(out.join("bench.json"))
+        .arg("--out")
+        .arg(&plots)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("time.svg"));
+    let svg = std::fs::read_to_string(plots.join("nodes.svg")).unwrap();
+    assert!(
+        svg.contains("cli test (bench)"),
+        "duplicate labels are told apart"
+    );
+    std::fs::remove_dir_all(&out).unwrap();
+    std::fs::remove_dir_all(&plots).unwrap();
+}
+
+#[test]
+fn bench_stops_a_difficulty_at_the_time_limit() {
+    let output = score4()
+        .args([
+            "bench",
+            "--difficulty",
+            "20",
+            "--time-limit",
+            "1s",
+            "--tt-size",
+            TT,
+        ])
+        .arg("--sets")
+        .arg(sets())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("(out of time)"), "{stdout}");
+    assert!(stdout.contains("frontier: none"), "{stdout}");
+}
+
+#[test]
+fn bench_rejects_bad_options_and_files_with_exit_code_2() {
+    let cases: [(&[&str], &str); 5] = [
+        (&["--threads", "2"], "--threads 2"),
+        (&["--time-limit", "soon"], "soon"),
+        (&["--positions", "0"], "at least one position"),
+        (&["--difficulty", "27"], "d27.txt"),
+        (&["--tt-size", "1MiB"], "--tt-size"),
+    ];
+    for (args, message) in cases {
+        score4()
+            .arg("bench")
+            .args(args)
+            .arg("--sets")
+            .arg(sets())
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+    score4()
+        .args(["bench", "--difficulty", "48", "--positions", "1001"])
+        .arg("--sets")
+        .arg(sets())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("1000 positions, 1001 asked for"));
+    let bad = scratch("bad-json");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(bad.join("run.json"), "{\"label\": 3}").unwrap();
+    score4()
+        .args(["bench", "plot"])
+        .arg(bad.join("run.json"))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "run.json: not a score4 bench result",
+        ));
+    std::fs::remove_dir_all(&bad).unwrap();
+}

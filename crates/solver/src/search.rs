@@ -57,10 +57,18 @@ pub struct Solution {
     pub seconds: f64,
 }
 
+/// Nodes between two readings of the clock when a deadline is set (a power of two).
+const CLOCK_INTERVAL: u64 = 1 << 14;
+
 /// A sequential searcher over a (possibly shared) transposition table.
 pub struct Solver<'t> {
     table: &'t TranspositionTable,
     stats: SearchStats,
+    /// When to give up, if ever ([`Self::solve_within`]).
+    deadline: Option<Instant>,
+    /// Set once the deadline has passed: every node on the stack then returns at once and
+    /// stores nothing, so the table never holds a value the interruption made up.
+    interrupted: bool,
 }
 
 impl<'t> Solver<'t> {
@@ -69,6 +77,8 @@ impl<'t> Solver<'t> {
         Solver {
             table,
             stats: SearchStats::default(),
+            deadline: None,
+            interrupted: false,
         }
     }
 
@@ -92,6 +102,26 @@ impl<'t> Solver<'t> {
         }
     }
 
+    /// [`Self::solve`], unless the search is still running at `deadline`: then `None`, and the
+    /// table holds only values that were proven before the interruption. The clock is read
+    /// every few thousand nodes, so the search may overrun `deadline` by a millisecond or so.
+    pub fn solve_within(&mut self, position: &Position, deadline: Instant) -> Option<Solution> {
+        self.deadline = Some(deadline);
+        self.interrupted = Instant::now() >= deadline;
+        let solution = (!self.interrupted).then(|| self.solve(position));
+        self.deadline = None;
+        let interrupted = std::mem::take(&mut self.interrupted);
+        solution.filter(|_| !interrupted)
+    }
+
+    /// Reads the clock: sets `interrupted` once the deadline has passed.
+    #[cold]
+    fn check_clock(&mut self) {
+        if let Some(deadline) = self.deadline {
+            self.interrupted = Instant::now() >= deadline;
+        }
+    }
+
     /// Whether the first player (white) wins `position` with best play; a draw counts as not a
     /// win.
     ///
@@ -103,6 +133,9 @@ impl<'t> Solver<'t> {
     /// [`Self::first_player_wins`], given the position's table slot if the caller computed it.
     fn search(&mut self, position: &Position, slot: Option<Slot>) -> bool {
         self.stats.nodes += 1;
+        if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
+            self.check_clock();
+        }
         let me = position.mover();
         let white_to_move = me == Colour::White;
         // The values of "the mover wins" and "the mover loses", for the first player.
@@ -197,7 +230,11 @@ impl<'t> Solver<'t> {
             }
             let mut child = *position;
             child.play_creating(Cell::from_index(cell), order.threats_created(i));
-            if self.search(&child, child_slots[i]) == mover_wins {
+            let child_value = self.search(&child, child_slots[i]);
+            if self.interrupted {
+                return child_value; // meaningless; nothing is stored on the way up
+            }
+            if child_value == mover_wins {
                 value = mover_wins;
                 break;
             }

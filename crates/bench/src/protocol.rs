@@ -1,0 +1,311 @@
+//! The benchmark protocol of DESIGN §3: for each difficulty (stones already placed), a fresh
+//! table, the clock started before the table is set up, the positions of the committed set
+//! solved in order until all are done or the time limit is reached.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use score4_board::notation::Outcome;
+use score4_board::Game;
+use score4_solver::{Replacement, SearchStats, Solver, TableError, TranspositionTable};
+use serde::{Deserialize, Serialize};
+
+/// What went wrong before or while benchmarking.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// A benchmark set could not be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The set's file.
+        path: PathBuf,
+        /// Why it could not be read.
+        source: std::io::Error,
+    },
+    /// A line of a benchmark set is not a position.
+    #[error("{path}:{line}: {message}")]
+    BadLine {
+        /// The set's file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A set holds fewer positions than asked for.
+    #[error("{path}: {available} positions, {asked} asked for")]
+    TooFew {
+        /// The set's file.
+        path: PathBuf,
+        /// Positions in the file.
+        available: usize,
+        /// Positions asked for.
+        asked: usize,
+    },
+    /// The transposition table could not be made.
+    #[error("transposition table: {0}")]
+    Table(#[from] TableError),
+}
+
+/// The settings of a benchmark run, the same for every difficulty.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BenchConfig {
+    /// Positions solved per difficulty (the first ones of each set).
+    pub positions: usize,
+    /// Time limit per difficulty, in seconds, table set-up included.
+    pub time_limit_seconds: f64,
+    /// Size of the transposition table in bytes.
+    pub table_bytes: u64,
+    /// Replacement scheme of the table (`twobig`, `new` or `big` in files).
+    #[serde(serialize_with = "as_text", deserialize_with = "from_text")]
+    pub replacement: Replacement,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+fn as_text<S: serde::Serializer>(value: &Replacement, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
+fn from_text<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Replacement, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    text.parse().map_err(serde::de::Error::custom)
+}
+
+/// The outcome of one difficulty.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct DifficultyResult {
+    /// Stones already placed in every position of the set.
+    pub difficulty: u32,
+    /// Positions asked for.
+    pub asked: usize,
+    /// Positions solved inside the time limit.
+    pub solved: usize,
+    /// Of those, how many the first player wins.
+    pub first_player_wins: usize,
+    /// Seconds from the start of the table's set-up to the last solved position (or to the
+    /// time limit, if it ran out).
+    pub seconds: f64,
+    /// Nodes of the solved positions (the interrupted one is not counted).
+    pub nodes: u64,
+    /// Table probes of the solved positions.
+    pub probes: u64,
+    /// Table hits of the solved positions.
+    pub hits: u64,
+    /// Whether every position asked for was solved inside the limit.
+    pub finished: bool,
+}
+
+impl DifficultyResult {
+    /// Mean seconds per solved position (total seconds, set-up included, over solved ones).
+    pub fn seconds_per_position(&self) -> f64 {
+        self.seconds / self.solved.max(1) as f64
+    }
+
+    /// Mean nodes per solved position.
+    pub fn nodes_per_position(&self) -> f64 {
+        self.nodes as f64 / self.solved.max(1) as f64
+    }
+
+    /// Nodes per second over the whole difficulty.
+    pub fn nodes_per_second(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9)
+    }
+
+    /// Share of table probes that hit.
+    pub fn hit_rate(&self) -> f64 {
+        self.hits as f64 / self.probes.max(1) as f64
+    }
+}
+
+/// A whole run: its settings and one result per difficulty, in the order run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BenchRun {
+    /// A name for the run, shown in charts that compare runs.
+    pub label: String,
+    /// The score4 version that ran it.
+    pub version: String,
+    /// The settings.
+    pub config: BenchConfig,
+    /// The difficulties, in the order run.
+    pub difficulties: Vec<DifficultyResult>,
+}
+
+impl BenchRun {
+    /// The frontier: the lowest difficulty finished inside the limit such that every higher
+    /// difficulty of the run finished too; `None` if the highest one already ran out of time.
+    pub fn frontier(&self) -> Option<u32> {
+        let mut finished: Vec<&DifficultyResult> = self.difficulties.iter().collect();
+        finished.sort_by_key(|result| std::cmp::Reverse(result.difficulty));
+        finished
+            .iter()
+            .take_while(|result| result.finished)
+            .last()
+            .map(|result| result.difficulty)
+    }
+}
+
+/// Progress inside one difficulty, reported after each solved position.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// The difficulty being run.
+    pub difficulty: u32,
+    /// Positions solved so far.
+    pub solved: usize,
+    /// Positions asked for.
+    pub asked: usize,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time since the difficulty's clock started.
+    pub elapsed: Duration,
+}
+
+/// The path of the committed set of `difficulty` in `directory`: `dDD.txt`.
+pub fn set_path(directory: &Path, difficulty: u32) -> PathBuf {
+    directory.join(format!("d{difficulty:02}.txt"))
+}
+
+/// The first `count` positions of the set at `path` (`MOVES [anything]` per line; blank lines
+/// and `#` comments skipped).
+pub fn read_set(path: &Path, count: usize) -> Result<Vec<Game>, BenchError> {
+    let text = std::fs::read_to_string(path).map_err(|source| BenchError::Read {
+        path: path.to_owned(),
+        source,
+    })?;
+    let mut games = Vec::with_capacity(count);
+    for (index, line) in text.lines().enumerate() {
+        if games.len() == count {
+            break;
+        }
+        let Some(moves) = line.split_whitespace().next() else {
+            continue;
+        };
+        if moves.starts_with('#') {
+            continue;
+        }
+        let game = Game::from_str(moves).map_err(|error| BenchError::BadLine {
+            path: path.to_owned(),
+            line: index + 1,
+            message: error.to_string(),
+        })?;
+        if game.outcome() != Outcome::Ongoing {
+            return Err(BenchError::BadLine {
+                path: path.to_owned(),
+                line: index + 1,
+                message: format!("nothing to solve: {}", game.outcome()),
+            });
+        }
+        games.push(game);
+    }
+    if games.len() < count {
+        return Err(BenchError::TooFew {
+            path: path.to_owned(),
+            available: games.len(),
+            asked: count,
+        });
+    }
+    Ok(games)
+}
+
+/// Runs one difficulty by the protocol: the clock starts, a fresh table is set up, and `games`
+/// are solved in order until all are done or `config`'s time limit is reached. `progress` is
+/// told after every solved position.
+pub fn run_difficulty(
+    difficulty: u32,
+    games: &[Game],
+    config: &BenchConfig,
+    mut progress: impl FnMut(&Progress),
+) -> Result<DifficultyResult, BenchError> {
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs_f64(config.time_limit_seconds);
+    let table = TranspositionTable::new(config.table_bytes, config.replacement)?;
+    let mut solver = Solver::new(&table);
+    let mut total = SearchStats::default();
+    let (mut solved, mut wins) = (0, 0);
+    for game in games {
+        let Some(solution) = solver.solve_within(game.position(), deadline) else {
+            break;
+        };
+        solved += 1;
+        wins += solution.first_player_wins as usize;
+        total += solution.stats;
+        progress(&Progress {
+            difficulty,
+            solved,
+            asked: games.len(),
+            nodes: total.nodes,
+            elapsed: start.elapsed(),
+        });
+    }
+    let finished = solved == games.len();
+    let seconds = if finished {
+        start.elapsed().as_secs_f64()
+    } else {
+        config.time_limit_seconds
+    };
+    Ok(DifficultyResult {
+        difficulty,
+        asked: games.len(),
+        solved,
+        first_player_wins: wins,
+        seconds,
+        nodes: total.nodes,
+        probes: total.table.probes,
+        hits: total.table.hits,
+        finished,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(difficulty: u32, finished: bool) -> DifficultyResult {
+        DifficultyResult {
+            difficulty,
+            asked: 10,
+            solved: if finished { 10 } else { 3 },
+            first_player_wins: 2,
+            seconds: 1.0,
+            nodes: 100,
+            probes: 10,
+            hits: 5,
+            finished,
+        }
+    }
+
+    fn run(results: Vec<DifficultyResult>) -> BenchRun {
+        BenchRun {
+            label: "test".into(),
+            version: "0".into(),
+            config: BenchConfig {
+                positions: 10,
+                time_limit_seconds: 1.0,
+                table_bytes: 1 << 26,
+                replacement: Replacement::TwoBig,
+                threads: 1,
+            },
+            difficulties: results,
+        }
+    }
+
+    #[test]
+    fn the_frontier_is_the_lowest_difficulty_finished_with_all_above_it() {
+        let sweep = run(vec![result(40, true), result(38, true), result(36, false)]);
+        assert_eq!(sweep.frontier(), Some(38));
+        // A lower difficulty that finished after a higher one failed does not count.
+        let gap = run(vec![result(40, true), result(38, false), result(36, true)]);
+        assert_eq!(gap.frontier(), Some(40));
+        assert_eq!(run(vec![result(40, false)]).frontier(), None);
+    }
+
+    #[test]
+    fn a_set_with_a_bad_line_names_the_file_and_line() {
+        let path = std::env::temp_dir().join(format!("score4-bench-{}.txt", std::process::id()));
+        std::fs::write(&path, "# header\n0F\n\n00000\n").unwrap();
+        let error = read_set(&path, 2).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(error.contains(":4: "), "{error}");
+        assert!(error.contains("move 5"), "{error}");
+    }
+}

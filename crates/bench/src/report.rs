@@ -1,0 +1,176 @@
+//! Reports of a benchmark run: the human table, CSV and JSON.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use crate::protocol::{BenchRun, DifficultyResult};
+
+/// The header of the human table (one row per difficulty, see [`table_row`]).
+pub fn table_header() -> String {
+    format!(
+        "{:>10} {:>13} {:>9} {:>11} {:>15} {:>14} {:>10} {:>8}",
+        "difficulty",
+        "solved/asked",
+        "seconds",
+        "s/position",
+        "nodes",
+        "nodes/position",
+        "M nodes/s",
+        "hit rate"
+    )
+}
+
+/// One row of the human table.
+pub fn table_row(result: &DifficultyResult) -> String {
+    format!(
+        "{:>10} {:>13} {:>9.2} {:>11.4} {:>15} {:>14.0} {:>10.2} {:>7.1}%{}",
+        result.difficulty,
+        format!("{}/{}", result.solved, result.asked),
+        result.seconds,
+        result.seconds_per_position(),
+        result.nodes,
+        result.nodes_per_position(),
+        result.nodes_per_second() / 1e6,
+        100.0 * result.hit_rate(),
+        if result.finished {
+            ""
+        } else {
+            "  (out of time)"
+        }
+    )
+}
+
+/// The sentence about the frontier.
+pub fn frontier_line(run: &BenchRun) -> String {
+    let limit = run.config.time_limit_seconds;
+    match run.frontier() {
+        Some(difficulty) => format!(
+            "frontier: difficulty {difficulty} (the lowest whose {} positions finished inside \
+             {limit} s, with every higher difficulty run)",
+            run.config.positions
+        ),
+        None => format!("frontier: none (the highest difficulty run did not finish in {limit} s)"),
+    }
+}
+
+/// The run as CSV: a header and one row per difficulty, the settings repeated on each row.
+pub fn to_csv(run: &BenchRun) -> String {
+    let mut csv = String::from(
+        "label,version,table_bytes,replacement,threads,time_limit_seconds,difficulty,asked,\
+         solved,finished,first_player_wins,seconds,seconds_per_position,nodes,\
+         nodes_per_position,nodes_per_second,probes,hits,hit_rate\n",
+    );
+    for result in &run.difficulties {
+        let _ = writeln!(
+            csv,
+            "{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{},{:.1},{:.1},{},{},{:.6}",
+            csv_field(&run.label),
+            run.version,
+            run.config.table_bytes,
+            run.config.replacement,
+            run.config.threads,
+            run.config.time_limit_seconds,
+            result.difficulty,
+            result.asked,
+            result.solved,
+            result.finished,
+            result.first_player_wins,
+            result.seconds,
+            result.seconds_per_position(),
+            result.nodes,
+            result.nodes_per_position(),
+            result.nodes_per_second(),
+            result.probes,
+            result.hits,
+            result.hit_rate(),
+        );
+    }
+    csv
+}
+
+/// A CSV field, quoted if it needs to be.
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+/// The run as pretty JSON (what `score4 bench plot` reads back).
+pub fn to_json(run: &BenchRun) -> String {
+    serde_json::to_string_pretty(run).expect("a run is always serialisable")
+}
+
+/// Reads a run written by [`to_json`].
+pub fn read_json(path: &Path) -> Result<BenchRun, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("{}: {error}", path.display()))?;
+    serde_json::from_str(&text).map_err(|error| {
+        format!(
+            "{}: not a score4 bench result (line {}, column {}: {error})",
+            path.display(),
+            error.line(),
+            error.column()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::BenchConfig;
+    use score4_solver::Replacement;
+
+    fn sample() -> BenchRun {
+        BenchRun {
+            label: "before, with comma".into(),
+            version: "0.1.0".into(),
+            config: BenchConfig {
+                positions: 2,
+                time_limit_seconds: 600.0,
+                table_bytes: 1 << 30,
+                replacement: Replacement::New,
+                threads: 1,
+            },
+            difficulties: vec![DifficultyResult {
+                difficulty: 28,
+                asked: 2,
+                solved: 2,
+                first_player_wins: 1,
+                seconds: 4.0,
+                nodes: 1000,
+                probes: 100,
+                hits: 25,
+                finished: true,
+            }],
+        }
+    }
+
+    #[test]
+    fn json_round_trips() {
+        let run = sample();
+        let back: BenchRun = serde_json::from_str(&to_json(&run)).unwrap();
+        assert_eq!(back, run);
+        assert!(to_json(&run).contains("\"replacement\": \"new\""));
+    }
+
+    #[test]
+    fn csv_has_one_row_per_difficulty_and_quotes_the_label() {
+        let csv = to_csv(&sample());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[1]
+            .starts_with("\"before, with comma\",0.1.0,1073741824,new,1,600,28,2,2,true,1,"));
+        assert_eq!(lines[0].split(',').count(), 19);
+        assert!(lines[1].ends_with(",100,25,0.250000"), "{}", lines[1]);
+    }
+
+    #[test]
+    fn rows_show_per_position_figures() {
+        let row = table_row(&sample().difficulties[0]);
+        assert!(row.contains("2/2"), "{row}");
+        assert!(row.contains("2.0000"), "{row}"); // seconds per position
+        assert!(row.contains("25.0%"), "{row}");
+    }
+}

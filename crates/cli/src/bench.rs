@@ -1,0 +1,224 @@
+//! `score4 bench`: the report's benchmark protocol on the committed sets, with a progress bar,
+//! a table per difficulty, CSV / JSON / charts in `--out`; and `score4 bench plot` to draw
+//! several saved runs on one chart.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
+use score4_bench::protocol::{read_set, run_difficulty, set_path};
+use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, Progress};
+use score4_board::Game;
+use score4_solver::{TableError, TranspositionTable};
+
+use crate::size::format_bytes;
+use crate::{BenchArgs, BenchCommand, EXIT_BAD_INPUT};
+
+/// Runs `score4 bench` or `score4 bench plot`.
+pub fn run(args: BenchArgs) -> ExitCode {
+    match args.command {
+        Some(BenchCommand::Plot { files, out }) => plot_files(&files, &out),
+        None => run_protocol(args),
+    }
+}
+
+/// The difficulties to run, in order.
+fn difficulties(args: &BenchArgs) -> Vec<u32> {
+    match (args.difficulty, args.from, args.to) {
+        (Some(difficulty), _, _) => vec![difficulty],
+        (None, Some(from), Some(to)) if from >= to => {
+            (to..=from).rev().step_by(args.step as usize).collect()
+        }
+        (None, Some(from), Some(to)) => (from..=to).step_by(args.step as usize).collect(),
+        _ => vec![28],
+    }
+}
+
+fn bad_input(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("score4 bench: {message}");
+    ExitCode::from(EXIT_BAD_INPUT)
+}
+
+fn run_protocol(args: BenchArgs) -> ExitCode {
+    if args.threads != 1 {
+        return bad_input(format!(
+            "--threads {}: only the sequential solver exists so far (the parallel one is \
+             issue 4); use --threads 1",
+            args.threads
+        ));
+    }
+    let minimum = TranspositionTable::minimum_bytes(args.replacement);
+    if args.tt_size < minimum {
+        let error = TableError::TooSmall {
+            bytes: args.tt_size,
+            minimum,
+        };
+        return bad_input(format!("--tt-size: {error}"));
+    }
+    // Read every set first: a bad or missing file stops the run before any work is done.
+    let mut sets: Vec<(u32, Vec<Game>)> = Vec::new();
+    for difficulty in difficulties(&args) {
+        let path = set_path(&args.sets, difficulty);
+        match read_set(&path, args.positions) {
+            Ok(games) => sets.push((difficulty, games)),
+            Err(error) => return bad_input(error),
+        }
+    }
+    if let Some(out) = &args.out {
+        if let Err(error) = std::fs::create_dir_all(out) {
+            return bad_input(format!("--out {}: {error}", out.display()));
+        }
+    }
+    let config = BenchConfig {
+        positions: args.positions,
+        time_limit_seconds: args.time_limit.as_secs_f64(),
+        table_bytes: args.tt_size,
+        replacement: args.replacement,
+        threads: args.threads,
+    };
+    let label = args.label.clone().unwrap_or_else(|| {
+        format!(
+            "score4 {} {} {}",
+            env!("CARGO_PKG_VERSION"),
+            config.replacement,
+            format_bytes(config.table_bytes)
+        )
+    });
+    let mut run = BenchRun {
+        label,
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        config,
+        difficulties: Vec::new(),
+    };
+    println!(
+        "score4 bench: {} positions per difficulty, {} s each, table {} {}, {} thread",
+        run.config.positions,
+        run.config.time_limit_seconds,
+        format_bytes(run.config.table_bytes),
+        run.config.replacement,
+        run.config.threads
+    );
+    println!("{}", report::table_header());
+    for (difficulty, games) in &sets {
+        let bar = progress_bar(*difficulty, games.len(), args.time_limit);
+        let result = run_difficulty(*difficulty, games, &run.config, |progress: &Progress| {
+            let rate = progress.nodes as f64 / progress.elapsed.as_secs_f64().max(1e-9);
+            bar.set_position(progress.solved as u64);
+            bar.set_message(format!("{:.2} M nodes/s", rate / 1e6));
+        });
+        bar.finish_and_clear();
+        let result = match result {
+            Ok(result) => result,
+            Err(BenchError::Table(error @ TableError::TooSmall { .. })) => {
+                return bad_input(format!("--tt-size: {error}"));
+            }
+            Err(error) => {
+                eprintln!("score4 bench: {error}");
+                return ExitCode::FAILURE;
+            }
+        };
+        println!("{}", report::table_row(&result));
+        let out_of_time = !result.finished;
+        run.difficulties.push(result);
+        // Save after every difficulty, so that an interrupted sweep keeps what it measured.
+        if let Some(out) = &args.out {
+            if let Err(error) = save(&run, out) {
+                eprintln!("score4 bench: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+        if out_of_time && args.stop_at_frontier {
+            break;
+        }
+    }
+    println!("{}", report::frontier_line(&run));
+    if let Some(out) = &args.out {
+        match plot::draw_charts(std::slice::from_ref(&run), out) {
+            Ok(files) => println!(
+                "wrote {} and {}",
+                out.join("bench.json").display(),
+                files
+                    .iter()
+                    .map(|file| file.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Err(error) => {
+                eprintln!("score4 bench: charts: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Writes `bench.json` and `bench.csv` into `out`.
+fn save(run: &BenchRun, out: &Path) -> Result<(), String> {
+    for (name, text) in [
+        ("bench.json", report::to_json(run)),
+        ("bench.csv", report::to_csv(run)),
+    ] {
+        let path = out.join(name);
+        std::fs::write(&path, text).map_err(|error| format!("{}: {error}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// A bar for one difficulty: positions done, nodes per second and the time left in the limit.
+/// Drawn on standard error, and not at all when that is not a terminal.
+fn progress_bar(difficulty: u32, positions: usize, limit: Duration) -> ProgressBar {
+    let time_left = move |state: &ProgressState, out: &mut dyn std::fmt::Write| {
+        let left = limit.saturating_sub(state.elapsed());
+        let _ = write!(out, "{}s left", left.as_secs());
+    };
+    let style = ProgressStyle::with_template(
+        "d{prefix} [{bar:32}] {pos}/{len} positions, {msg}, {elapsed} elapsed, {time_left}",
+    )
+    .expect("a valid template")
+    .with_key("time_left", time_left)
+    .progress_chars("=> ");
+    let bar = ProgressBar::with_draw_target(Some(positions as u64), ProgressDrawTarget::stderr())
+        .with_style(style)
+        .with_prefix(difficulty.to_string())
+        .with_message("starting");
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// `score4 bench plot`: one chart per metric with a line per saved run.
+fn plot_files(files: &[PathBuf], out: &Path) -> ExitCode {
+    let mut runs = Vec::new();
+    for file in files {
+        match report::read_json(file) {
+            Ok(run) => runs.push(run),
+            Err(error) => return bad_input(error),
+        }
+    }
+    // Two runs with the same label are told apart by their file names.
+    let labels: Vec<String> = runs.iter().map(|run| run.label.clone()).collect();
+    for i in 0..runs.len() {
+        if labels.iter().filter(|&label| *label == labels[i]).count() > 1 {
+            let stem = files[i]
+                .file_stem()
+                .map(|stem| stem.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            runs[i].label = format!("{} ({})", runs[i].label, stem);
+        }
+    }
+    if let Err(error) = std::fs::create_dir_all(out) {
+        return bad_input(format!("--out {}: {error}", out.display()));
+    }
+    match plot::draw_charts(&runs, out) {
+        Ok(written) => {
+            for file in written {
+                println!("wrote {}", file.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("score4 bench plot: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,47 @@
+//! A search stopped at its deadline leaves only proven values in the table: solving the same
+//! positions afterwards on that table gives the values a fresh table gives.
+
+use std::time::{Duration, Instant};
+
+use score4_bench::PositionGenerator;
+use score4_solver::{Replacement, Solver, TranspositionTable};
+
+#[test]
+fn a_deadline_in_the_past_searches_nothing() {
+    let table = TranspositionTable::new(64 << 21, Replacement::TwoBig).unwrap();
+    let mut solver = Solver::new(&table);
+    let game = PositionGenerator::new(30, 1).next().unwrap();
+    assert!(solver
+        .solve_within(game.position(), Instant::now())
+        .is_none());
+    assert_eq!(solver.stats().nodes, 0);
+}
+
+#[test]
+fn interrupted_searches_leave_only_proven_values() {
+    let games: Vec<_> = PositionGenerator::new(30, 11).take(12).collect();
+    let shared = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let mut interrupted = 0;
+    for game in &games {
+        let fresh = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+        let expected = Solver::new(&fresh).first_player_wins(game.position());
+        let mut solver = Solver::new(&shared);
+        for millis in [1, 3, 10, 30] {
+            let deadline = Instant::now() + Duration::from_millis(millis);
+            match solver.solve_within(game.position(), deadline) {
+                Some(solution) => assert_eq!(solution.first_player_wins, expected, "{game}"),
+                None => interrupted += 1,
+            }
+        }
+        assert_eq!(
+            solver.first_player_wins(game.position()),
+            expected,
+            "{game} after interrupted searches"
+        );
+        shared.clear();
+    }
+    assert!(
+        interrupted >= 10,
+        "only {interrupted} searches were interrupted"
+    );
+}
