@@ -43,17 +43,74 @@ pub fn follow_up_holds(position: &Position) -> bool {
     let paired = position.playable().0 & ODD_LAYERS;
     let empty = !position.occupied().0;
     let blacks = position.stones(Colour::Black).0 | (empty & ODD_LAYERS & !paired);
-    // The paired cells of each line black's sure cells do not already kill.
+    no_line_completable(position.live_lines(Colour::White), blacks, paired)
+}
+
+/// Cells of layer 1 (counting from 0).
+const LAYER_1: u64 = 0x0000_0000_FFFF_0000;
+
+/// The four cells of column 0; shift left by the column's number for the others.
+const COLUMN_0: u64 = 0x0001_0001_0001_0001;
+
+/// Whether white, with black to move, wins by zugzwang on a threat in layer 2 (Allis's odd
+/// threat, on the 76 lines).
+///
+/// The strategy: take a white threat `t` on layer 2 whose column holds one stone, so that the
+/// cell below `t` (layer 1) is the column's next cell. Black can never play there, or white
+/// wins on `t`. In every other column white answers black on top of it, and pairs up the next
+/// cells of the other columns of odd height (black plays one, white the other), so that after
+/// each white reply those columns have even height again. Black thus only ever gets the empty
+/// cells of layers 0 and 2 outside `t`'s column, one cell of each pair, and the cell below `t`
+/// (as its last move). Black, always to move with an odd number of empty cells, runs out of
+/// other moves first and must play below `t`; then white wins on `t`. If no line black is
+/// still live on fits inside what black can get (pairs as in [`follow_up_holds`]), black never
+/// makes four first: the position is a first-player win.
+///
+/// Contract: black is to move, black has no opening, and nobody has four in a line. `true` is
+/// a proof that white wins; `false` says nothing.
+#[inline]
+pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
+    debug_assert_eq!(position.mover(), Colour::Black);
+    let playable = position.playable().0;
+    // Threats on layer 2 right above a playable cell of layer 1: their column holds one stone.
+    let mut candidates = position.threats(Colour::White).0 & ((playable & LAYER_1) << 16);
+    if candidates == 0 {
+        return false;
+    }
+    let empty = !position.occupied().0;
+    while candidates != 0 {
+        let threat = candidates & candidates.wrapping_neg();
+        candidates &= candidates - 1;
+        let column = COLUMN_0 << (threat.trailing_zeros() % 16);
+        let paired = playable & ODD_LAYERS & !column;
+        // White's for sure: its stones, the unpaired odd-layer cells outside the column, and
+        // the threat and the cell above it.
+        let whites = position.stones(Colour::White).0
+            | (empty & ODD_LAYERS & !paired & !column)
+            | threat
+            | (threat << 16);
+        if no_line_completable(position.live_lines(Colour::Black), whites, paired) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether the attacker completes none of its `live` lines when the defender gets every cell
+/// of `defended` and one cell of each pair of `paired`, for some pairing of `paired`'s cells:
+/// each line must hold a defended cell, or both cells of one pair.
+#[inline]
+fn no_line_completable(mut live: u128, defended: u64, paired: u64) -> bool {
+    // The paired cells of each line the defended cells do not already kill.
     let mut needs = [0u64; MAX_NEEDS];
     let mut count = 0;
-    let mut live = position.live_lines(Colour::White);
     while live != 0 {
         let line = LINES[live.trailing_zeros() as usize];
         live &= live - 1;
-        if line & blacks == 0 {
+        if line & defended == 0 {
             let in_pairs = line & paired;
             if in_pairs.count_ones() < 2 {
-                return false; // white gets every cell of this line it lacks
+                return false; // the attacker gets every cell of this line it lacks
             }
             if count == MAX_NEEDS {
                 return false;
@@ -71,7 +128,7 @@ pub fn follow_up_holds(position: &Position) -> bool {
 /// satisfy from `needs`). Gives up with `false` once `budget` pairings were tried.
 fn pairing_exists(needs: &[u64], unpaired: u64, budget: &mut u32) -> bool {
     let Some((&need, rest)) = needs.split_first() else {
-        return true; // the remaining cells pair up any way (white to move: an even number)
+        return true; // the remaining cells pair up any way (there is always an even number)
     };
     let free = need & unpaired;
     let mut first = free;

@@ -17,7 +17,7 @@ use std::time::Instant;
 use score4_board::{Cell, Colour, Position};
 
 use crate::ordering::order_moves;
-use crate::rules::follow_up_holds;
+use crate::rules::{follow_up_holds, zugzwang_on_odd_threat};
 use crate::table::{Slot, TableStats, TranspositionTable};
 
 /// What a search counted.
@@ -171,11 +171,24 @@ impl<'t> Solver<'t> {
         if position.live_lines(Colour::White) == 0 || stones >= 62 {
             return false;
         }
-        if white_to_move && follow_up_holds(position) {
-            return false;
-        }
-        if !white_to_move {
-            // A black move after which the static rule proves black holds settles the node.
+        // The static rules of `crate::rules`, at this node or after one move of the mover.
+        if white_to_move {
+            if follow_up_holds(position) {
+                return false;
+            }
+            for cell in moves {
+                if zugzwang_on_odd_threat(&position.after(cell)) {
+                    return true;
+                }
+            }
+        } else {
+            if zugzwang_on_odd_threat(position) {
+                // The two rules prove opposite values: they must never both apply.
+                debug_assert!(!moves
+                    .iter()
+                    .any(|cell| follow_up_holds(&position.after(cell))));
+                return true;
+            }
             for cell in moves {
                 if follow_up_holds(&position.after(cell)) {
                     return false;

@@ -1,14 +1,14 @@
-//! The static second-player rule (`rules::follow_up_holds`) against the plain reference solver:
-//! every position the rule settles must be one the first player does not win. Positions come
-//! from the benchmark generator (white to move) and from every black move out of its positions
-//! with black to move, 42–58 stones, thousands in all.
+//! The static rules against the plain reference solver, on thousands of positions of 42–58
+//! stones from the benchmark generator and one move beyond them: every position
+//! `rules::follow_up_holds` settles is not a first-player win, and every position
+//! `rules::zugzwang_on_odd_threat` settles is one.
 
 mod plain;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Colour, Game, Position};
-use score4_solver::rules::{follow_up_holds, ODD_LAYERS};
+use score4_solver::rules::{follow_up_holds, zugzwang_on_odd_threat, ODD_LAYERS};
 
 /// Reference value of `game` followed by `extra` (a column number, or none).
 fn reference_first_player_wins(game: &Game, extra: Option<u8>) -> bool {
@@ -57,4 +57,41 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
         settled_with_pairs >= 2_000,
         "only {settled_with_pairs} settled with pairs"
     );
+}
+
+#[test]
+fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
+    let (mut settled, mut tried) = (0, 0);
+    for stones in 43..=58u32 {
+        for game in PositionGenerator::new(stones, 7_000 + stones as u64).take(800) {
+            let position = game.position();
+            // Black to move: the position itself; white to move: after each white move that
+            // neither wins nor leaves black an opening.
+            let candidates: Vec<(Position, Option<u8>)> = if position.mover() == Colour::Black {
+                vec![(*position, None)]
+            } else {
+                position
+                    .playable()
+                    .iter()
+                    .filter(|&cell| !position.wins_with(cell))
+                    .map(|cell| (position.after(cell), Some(cell.column().number())))
+                    .filter(|(child, _)| {
+                        (child.threats(Colour::Black) & child.playable()).is_empty()
+                    })
+                    .collect()
+            };
+            for (child, extra) in candidates {
+                tried += 1;
+                if zugzwang_on_odd_threat(&child) {
+                    settled += 1;
+                    assert!(
+                        reference_first_player_wins(&game, extra),
+                        "the zugzwang rule settled {game} + {extra:?}, which the first player does not win"
+                    );
+                }
+            }
+        }
+    }
+    eprintln!("{settled} of {tried} positions settled by zugzwang");
+    assert!(settled >= 2_500, "only {settled} positions settled");
 }
