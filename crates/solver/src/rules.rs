@@ -1,23 +1,33 @@
-//! Static rules that prove the second player (black) keeps the first from four, so a node is
-//! settled without searching it. Each rule is a strategy for black for the rest of the game,
-//! checked against every line white could still complete.
+//! Static rules: strategies for the rest of the game, checked against every line the other
+//! player could still complete, that settle a node without searching it. Both are Allis's
+//! Connect Four rules generalised to the 76 lines of the 4×4×4 board; in both, the player with
+//! the strategy answers each move of the other on top of it, so it gets every other cell of a
+//! column, and pairs up the next cells of the columns where that parity is wrong.
 //!
-//! The strategy here is Allis's *claimeven* on every column together with *baseinverse* on
-//! pairs of columns, generalised to the 76 lines of the 4×4×4 board:
+//! **Black holds** ([`follow_up_holds`], white to move): Allis's *claimeven* on every column
+//! with *baseinverse* on pairs of columns.
 //!
-//! - white to move means an even number of stones, so the columns of odd height come in pairs
+//! - White to move means an even number of stones, so the columns of odd height come in pairs
 //!   of cells: the lowest empty cell of each such column, which lies on layer 1 or 3 (counting
-//!   from 0);
-//! - black pairs those cells up. When white plays one cell of a pair, black plays the other;
+//!   from 0).
+//! - Black pairs those cells up. When white plays one cell of a pair, black plays the other;
 //!   when white plays anywhere else (a column of even height, so on layer 0 or 2), black plays
 //!   on top of it (layer 1 or 3). Black always has that answer, so every column returns to even
-//!   height after black's reply;
-//! - so white only ever gets the empty cells of layers 0 and 2 and one cell of each pair. A line
+//!   height after black's reply.
+//! - So white only ever gets the empty cells of layers 0 and 2 and one cell of each pair. A line
 //!   white could still complete must therefore contain an empty cell of layer 1 or 3 that is not
 //!   in a pair (black's for sure), or both cells of one pair.
 //!
 //! If some pairing kills every line white is still live on, white cannot win: the position is
 //! not a first-player win. With no column of odd height this is Tromp's "evens" test.
+//!
+//! **White wins by zugzwang** ([`zugzwang_on_odd_threat`], black to move): Allis's rule for a
+//! white *odd threat* (a threat on layer 2, the third row), with the same follow-up and pairs
+//! played by white in the other columns; the proof is in the function's documentation.
+//!
+//! The search applies each rule at the nodes of its contract and after every move of the player
+//! to move (a move that hands the other a settled position settles this node too). The tests
+//! (`tests/rules.rs`) check every position a rule settles against the plain reference solver.
 
 use score4_board::geometry::LINES;
 use score4_board::{Colour, Position};
