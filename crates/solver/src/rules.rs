@@ -56,6 +56,9 @@ pub fn follow_up_holds(position: &Position) -> bool {
     no_line_completable(position.live_lines(Colour::White), blacks, paired)
 }
 
+/// Cells of layer 0, the bottom.
+const LAYER_0: u64 = 0x0000_0000_0000_FFFF;
+
 /// Cells of layer 1 (counting from 0).
 const LAYER_1: u64 = 0x0000_0000_FFFF_0000;
 
@@ -76,14 +79,21 @@ const COLUMN_0: u64 = 0x0001_0001_0001_0001;
 /// still live on fits inside what black can get (pairs as in [`follow_up_holds`]), black never
 /// makes four first: the position is a first-player win.
 ///
+/// `t`'s column may also be empty: its bottom cell then joins the pairs (the other columns of
+/// odd height are then odd in number, so the count stays even). When black plays one cell of
+/// that pair and white the other, the column holds one stone and the argument above goes on.
+///
 /// Contract: black is to move, black has no opening, and nobody has four in a line. `true` is
 /// a proof that white wins; `false` says nothing.
 #[inline]
 pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
     debug_assert_eq!(position.mover(), Colour::Black);
     let playable = position.playable().0;
-    // Threats on layer 2 right above a playable cell of layer 1: their column holds one stone.
-    let mut candidates = position.threats(Colour::White).0 & ((playable & LAYER_1) << 16);
+    // Threats on layer 2 right above a playable cell of layer 1 (the column holds one stone)
+    // or two above one of layer 0 (the column is empty).
+    let white_threats = position.threats(Colour::White).0;
+    let mut candidates =
+        white_threats & (((playable & LAYER_1) << 16) | ((playable & LAYER_0) << 32));
     if candidates == 0 {
         return false;
     }
@@ -92,7 +102,8 @@ pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
         let threat = candidates & candidates.wrapping_neg();
         candidates &= candidates - 1;
         let column = COLUMN_0 << (threat.trailing_zeros() % 16);
-        let paired = playable & ODD_LAYERS & !column;
+        // The column's bottom cell, if empty, is paired like the odd columns' next cells.
+        let paired = (playable & ODD_LAYERS & !column) | (playable & LAYER_0 & column);
         // White's for sure: its stones, the unpaired odd-layer cells outside the column, and
         // the threat and the cell above it.
         let whites = position.stones(Colour::White).0
