@@ -3,9 +3,10 @@
 //! White (the first player) needs a win; black is content with a draw. So at a white node the
 //! search stops at the first winning move, at a black node at the first move that holds.
 //! Before any move is tried, the decisive situations of DESIGN §4 are read off the bitboards,
-//! and the static rule of [`crate::rules`] (claimeven on every column with baseinverse on pairs
-//! of odd columns, on all 76 lines) proves positions where black keeps white from four: at a
-//! white node directly, at a black node after any one of black's moves.
+//! and the static rules of [`crate::rules`] settle many nodes without a search: black's
+//! claimeven with baseinverse pairs (black keeps white from four) and white's zugzwang on a
+//! layer-2 threat (white wins), each at the nodes of its contract and after any one move of the
+//! player to move.
 //!
 //! The transposition table is the memory-bound part. At a node with a choice, the slots of all
 //! children are computed and prefetched together (their cache misses overlap), and then read
