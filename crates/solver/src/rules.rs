@@ -47,6 +47,24 @@ const MAX_NEEDS: usize = 16;
 ///
 /// Contract: white is to move and nobody has four in a line. `true` is a proof that the
 /// position is not a first-player win; `false` says nothing.
+///
+/// ```
+/// use score4_board::Game;
+/// use score4_solver::rules::{follow_up_holds, ODD_LAYERS};
+/// let game: Game = "59B5A685E3CFC1E1402CFF65B42A12EE1AF4CB".parse().unwrap();
+/// let position = game.position();
+/// assert_eq!(position.to_string(), "\
+/// z=0      z=1      z=2      z=3      columns
+/// O O X O  · O X ·  · X O ·  · X · ·  0 1 2 3
+/// X X O ·  O O X ·  O O · ·  · O · ·  4 5 6 7
+/// X O X X  · · O X  · · O O  · · · ·  8 9 A B
+/// X · X O  X · X X  O · X O  X · O X  C D E F
+/// ");
+/// // Columns 0, 2, 3, 4, 8, 9, A and B have odd height: the evens test alone cannot
+/// // apply, but with their next cells paired black holds, so X (to move) does not win.
+/// assert_eq!((position.playable().0 & ODD_LAYERS).count_ones(), 8);
+/// assert!(follow_up_holds(position));
+/// ```
 #[inline]
 pub fn follow_up_holds(position: &Position) -> bool {
     debug_assert_eq!(position.mover(), Colour::White);
