@@ -165,7 +165,24 @@ fn parse_replacement(text: &str) -> Result<Replacement, String> {
 /// Exit code for bad input (a bad position, file or option).
 pub const EXIT_BAD_INPUT: u8 = 2;
 
+/// Rust starts programs with SIGPIPE ignored, so `println!` to a closed pipe (`score4 gen |
+/// head`) panics. Like other Unix tools, score4 instead ends quietly when its reader has gone.
+#[cfg(unix)]
+fn end_quietly_on_closed_pipe() {
+    extern "C" {
+        fn signal(signum: i32, handler: usize) -> usize;
+    }
+    const SIGPIPE: i32 = 13;
+    const SIG_DFL: usize = 0;
+    // SAFETY: sets a signal's disposition back to the default, before any other thread exists.
+    unsafe {
+        signal(SIGPIPE, SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    #[cfg(unix)]
+    end_quietly_on_closed_pipe();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {

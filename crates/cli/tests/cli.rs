@@ -359,3 +359,26 @@ fn bench_rejects_bad_options_and_files_with_exit_code_2() {
         ));
     std::fs::remove_dir_all(&bad).unwrap();
 }
+
+#[cfg(unix)]
+#[test]
+fn a_reader_that_goes_away_ends_score4_quietly_not_with_a_panic() {
+    use std::io::{BufRead, BufReader};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("score4"))
+        .args(["gen", "--stones", "20", "--count", "1000000"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap(); // the reader is dropped here: the pipe closes
+    let output = child.wait_with_output().unwrap();
+    assert!(first.starts_with("# score4 gen"), "{first}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.signal(), Some(13), "{:?}", output.status);
+}
