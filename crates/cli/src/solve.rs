@@ -44,7 +44,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let set_up = started.elapsed().as_secs_f64();
     let mut solver = Solver::new(&table);
+    let mut searching = 0.0;
     let (mut solved, mut wins, mut bad) = (0u64, 0u64, 0u64);
     let mut total = SearchStats::default();
     let stdout = std::io::stdout();
@@ -82,6 +84,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         solved += 1;
         wins += solution.first_player_wins as u64;
         total += solution.stats;
+        searching += solution.seconds;
         let moves = game.to_string();
         let stats = solution.stats;
         if args.json {
@@ -118,12 +121,13 @@ pub fn run(args: SolveArgs) -> ExitCode {
     });
     let seconds = started.elapsed().as_secs_f64();
     let summary = format!(
-        "{solved} solved ({wins} win, {} no-win), {bad} bad; {} nodes in {seconds:.3} s \
-         ({:.2} M nodes/s, {:.0} nodes per position); table {} {} (S = {}, k = {}, huge pages {}): \
-         {} probes, {:.1}% hits, {} stores, {} replacements",
+        "{solved} solved ({wins} win, {} no-win), {bad} bad; {} nodes in {searching:.3} s of \
+         search ({:.2} M nodes/s, {:.0} nodes per position), {seconds:.3} s in all with the \
+         table's set-up ({set_up:.3} s); table {} {} (S = {}, k = {}, huge pages {}): {} probes, \
+         {:.1}% hits, {} stores, {} replacements",
         solved - wins,
         total.nodes,
-        total.nodes as f64 / seconds.max(1e-9) / 1e6,
+        total.nodes as f64 / searching.max(1e-9) / 1e6,
         total.nodes as f64 / solved.max(1) as f64,
         format_bytes(table.bytes()),
         table.replacement(),

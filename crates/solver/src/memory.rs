@@ -72,12 +72,19 @@ impl AtomicBlock {
         let start = base.wrapping_add(base.align_offset(HUGE_PAGE));
         // SAFETY: [start, start + bytes) lies inside the mapping just made.
         let huge_pages = unsafe { sys::madvise(start as *mut _, bytes, sys::MADV_HUGEPAGE) } == 0;
-        Some(AtomicBlock {
+        let block = AtomicBlock {
             ptr: start as *mut AtomicU64,
             len,
             huge_pages,
             mapping: (base, mapped),
-        })
+        };
+        // Touch every page now: the page faults (and the kernel's clearing and compaction for
+        // huge pages, seconds for 1 GiB on a busy machine) then belong to setting the table up,
+        // not to the first positions searched.
+        for word in block.words().iter().step_by(4096 / 8) {
+            word.store(0, std::sync::atomic::Ordering::Relaxed);
+        }
+        Some(block)
     }
 
     /// A block of `len` zeroed words, or `None` if the memory cannot be had.
