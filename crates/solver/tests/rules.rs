@@ -22,23 +22,27 @@ fn needs_pairs(position: &Position) -> bool {
     position.playable().0 & ODD_LAYERS != 0
 }
 
+/// The positions a rule for `mover` is tried on, from `game`: the position itself if `mover` is
+/// to move, else the position after each move that does not win, with that move's column.
+fn with_mover_to_move(game: &Game, mover: Colour) -> Vec<(Position, Option<u8>)> {
+    let position = game.position();
+    if position.mover() == mover {
+        return vec![(*position, None)];
+    }
+    position
+        .playable()
+        .iter()
+        .filter(|&cell| !position.wins_with(cell))
+        .map(|cell| (position.after(cell), Some(cell.column().number())))
+        .collect()
+}
+
 #[test]
 fn every_position_the_rule_settles_is_not_a_first_player_win() {
     let (mut settled, mut settled_with_pairs, mut tried) = (0, 0, 0);
     for stones in 42..=58u32 {
         for game in PositionGenerator::new(stones, 5_000 + stones as u64).take(600) {
-            let position = game.position();
-            let candidates: Vec<(Position, Option<u8>)> = if position.mover() == Colour::White {
-                vec![(*position, None)]
-            } else {
-                position
-                    .playable()
-                    .iter()
-                    .filter(|&cell| !position.wins_with(cell))
-                    .map(|cell| (position.after(cell), Some(cell.column().number())))
-                    .collect()
-            };
-            for (child, extra) in candidates {
+            for (child, extra) in with_mover_to_move(&game, Colour::White) {
                 tried += 1;
                 if follow_up_holds(&child) {
                     settled += 1;
@@ -64,22 +68,11 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
     let (mut settled, mut tried) = (0, 0);
     for stones in 43..=58u32 {
         for game in PositionGenerator::new(stones, 7_000 + stones as u64).take(800) {
-            let position = game.position();
-            // Black to move: the position itself; white to move: after each white move that
-            // neither wins nor leaves black an opening.
-            let candidates: Vec<(Position, Option<u8>)> = if position.mover() == Colour::Black {
-                vec![(*position, None)]
-            } else {
-                position
-                    .playable()
-                    .iter()
-                    .filter(|&cell| !position.wins_with(cell))
-                    .map(|cell| (position.after(cell), Some(cell.column().number())))
-                    .filter(|(child, _)| {
-                        (child.threats(Colour::Black) & child.playable()).is_empty()
-                    })
-                    .collect()
-            };
+            // The rule's contract: black has no opening (the generator's positions never give
+            // the mover one; a white move may).
+            let candidates = with_mover_to_move(&game, Colour::Black)
+                .into_iter()
+                .filter(|(child, _)| (child.threats(Colour::Black) & child.playable()).is_empty());
             for (child, extra) in candidates {
                 tried += 1;
                 if zugzwang_on_odd_threat(&child) {
