@@ -21,5 +21,5 @@ pub mod rules;
 pub mod search;
 pub mod table;
 
-pub use search::{SearchStats, Solution, Solver};
+pub use search::{examine, Examined, Monitor, SearchStats, Solution, Solver};
 pub use table::{Replacement, TableError, TableStats, TranspositionTable};

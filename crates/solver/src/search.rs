@@ -13,9 +13,10 @@
 //! before any child is searched (enhanced transposition cutoff): a child already known to win
 //! ends the node, a child known to lose is skipped.
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use score4_board::{Cell, Colour, Position};
+use score4_board::{BitBoard, Cell, Colour, Position};
 
 use crate::ordering::order_moves;
 use crate::rules::{follow_up_holds, zugzwang_on_odd_threat};
@@ -58,8 +59,38 @@ pub struct Solution {
     pub seconds: f64,
 }
 
+/// How another thread watches a [`Solver`] and stops it.
+#[derive(Debug, Default)]
+pub struct Monitor {
+    stop: AtomicBool,
+    nodes: AtomicU64,
+}
+
+impl Monitor {
+    /// Asks the watched search to stop (it notices within [`CLOCK_INTERVAL`] nodes).
+    pub fn stop(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    /// Lowers the stop flag, for the next search.
+    pub fn resume(&self) {
+        self.stop.store(false, Relaxed);
+    }
+
+    /// Whether the stop flag is raised.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Relaxed)
+    }
+
+    /// The watched searcher's node count (since it was made), as last published: it lags by
+    /// fewer than [`CLOCK_INTERVAL`] nodes, and is exact after [`Solver::publish`].
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Relaxed)
+    }
+}
+
 /// Nodes between two readings of the clock when a deadline is set (a power of two).
-const CLOCK_INTERVAL: u64 = 1 << 14;
+pub const CLOCK_INTERVAL: u64 = 1 << 14;
 
 /// A sequential searcher over a (possibly shared) transposition table.
 pub struct Solver<'t> {
@@ -67,6 +98,9 @@ pub struct Solver<'t> {
     stats: SearchStats,
     /// When to give up, if ever ([`Self::solve_within`]).
     deadline: Option<Instant>,
+    /// Shared with another thread: a stop flag and the published node count
+    /// ([`Self::with_monitor`]).
+    monitor: Option<&'t Monitor>,
     /// Set once the deadline has passed: every node on the stack then returns at once and
     /// stores nothing, so the table never holds a value the interruption made up.
     interrupted: bool,
@@ -79,7 +113,25 @@ impl<'t> Solver<'t> {
             table,
             stats: SearchStats::default(),
             deadline: None,
+            monitor: None,
             interrupted: false,
+        }
+    }
+
+    /// This searcher, watched through `monitor`: it publishes its node count there and stops
+    /// when the monitor's flag is raised (both as often as the clock is read), ending the search
+    /// as if its deadline had passed — see [`Self::try_solve`].
+    pub fn with_monitor(self, monitor: &'t Monitor) -> Solver<'t> {
+        Solver {
+            monitor: Some(monitor),
+            ..self
+        }
+    }
+
+    /// Publishes the node count to the monitor now (it is also published as the search runs).
+    pub fn publish(&self) {
+        if let Some(monitor) = self.monitor {
+            monitor.nodes.store(self.stats.nodes, Relaxed);
         }
     }
 
@@ -108,18 +160,30 @@ impl<'t> Solver<'t> {
     /// every few thousand nodes, so the search may overrun `deadline` by a millisecond or so.
     pub fn solve_within(&mut self, position: &Position, deadline: Instant) -> Option<Solution> {
         self.deadline = Some(deadline);
-        self.interrupted = Instant::now() >= deadline;
-        let solution = (!self.interrupted).then(|| self.solve(position));
+        let solution = self.try_solve(position);
         self.deadline = None;
+        solution
+    }
+
+    /// [`Self::solve`], unless the monitor's stop flag ([`Self::with_monitor`]) is raised or the deadline
+    /// passes first: then `None`, and the table holds only values proven before that.
+    pub fn try_solve(&mut self, position: &Position) -> Option<Solution> {
+        self.check_clock();
+        let solution = (!self.interrupted).then(|| self.solve(position));
         let interrupted = std::mem::take(&mut self.interrupted);
         solution.filter(|_| !interrupted)
     }
 
-    /// Reads the clock: sets `interrupted` once the deadline has passed.
+    /// Reads the clock and the monitor: sets `interrupted` once the deadline has passed or the
+    /// stop flag is raised, and publishes the node count.
     #[cold]
     fn check_clock(&mut self) {
         if let Some(deadline) = self.deadline {
-            self.interrupted = Instant::now() >= deadline;
+            self.interrupted |= Instant::now() >= deadline;
+        }
+        if let Some(monitor) = self.monitor {
+            self.interrupted |= monitor.stop.load(Relaxed);
+            monitor.nodes.store(self.stats.nodes, Relaxed);
         }
     }
 
@@ -137,65 +201,12 @@ impl<'t> Solver<'t> {
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
         }
-        let me = position.mover();
-        let white_to_move = me == Colour::White;
-        // The values of "the mover wins" and "the mover loses", for the first player.
-        let (mover_wins, mover_loses) = (white_to_move, !white_to_move);
-
-        let playable = position.playable();
-        // The mover has an opening: it wins at once.
-        if !(position.threats(me) & playable).is_empty() {
-            return mover_wins;
-        }
-        if playable.is_empty() {
-            return false; // full board, no four: a draw
-        }
-        let their_threats = position.threats(me.other());
-        let their_openings = their_threats & playable;
-        let moves = if !their_openings.is_empty() {
-            // Two openings cannot both be blocked; one must be, and blocking it loses if the
-            // cell above is also theirs to win on.
-            if their_openings.has_several() || !(their_openings.up() & their_threats).is_empty() {
-                return mover_loses;
-            }
-            their_openings
-        } else {
-            // Never play directly below a threat of the opponent: they would win on top.
-            playable & !their_threats.down()
+        let moves = match examine(position) {
+            Examined::Settled(value) => return value,
+            Examined::Moves(moves) => moves,
         };
-        if moves.is_empty() {
-            return mover_loses;
-        }
-        // The first player cannot win once the second has a stone in every line, nor with the
-        // 63rd stone if it is not an opening now (the 64th is the second player's).
-        let stones = position.count();
-        if position.live_lines(Colour::White) == 0 || stones >= 62 {
-            return false;
-        }
-        // The static rules of `crate::rules`, at this node or after one move of the mover.
-        if white_to_move {
-            if follow_up_holds(position) {
-                return false;
-            }
-            for cell in moves {
-                if zugzwang_on_odd_threat(&position.after(cell)) {
-                    return true;
-                }
-            }
-        } else {
-            if zugzwang_on_odd_threat(position) {
-                // The two rules prove opposite values: they must never both apply.
-                debug_assert!(!moves
-                    .iter()
-                    .any(|cell| follow_up_holds(&position.after(cell))));
-                return true;
-            }
-            for cell in moves {
-                if follow_up_holds(&position.after(cell)) {
-                    return false;
-                }
-            }
-        }
+        let white_to_move = position.mover() == Colour::White;
+        let (mover_wins, mover_loses) = (white_to_move, !white_to_move);
         if !moves.has_several() {
             // A forced move: no choice to remember in the table.
             let cell = moves.first().expect("one move");
@@ -257,4 +268,85 @@ impl<'t> Solver<'t> {
         table.store(slot, value, subtree, &mut self.stats.table);
         value
     }
+}
+
+/// What can be said of a position before any move is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Examined {
+    /// The value is known without a search: `true` if the first player wins.
+    Settled(bool),
+    /// The moves that must be searched (at least one): every other legal move loses for the
+    /// mover, or is no better than one of these.
+    Moves(BitBoard),
+}
+
+/// The decisive situations of DESIGN §4 and the static rules of [`crate::rules`], read off
+/// the bitboards: either the position's value, or the moves a search must try.
+///
+/// This is the head of every node of [`Solver`]; the parallel solver uses it to build its
+/// tree with the same moves and the same proofs.
+///
+/// Contract: nobody has four in a line in `position`.
+#[inline(always)]
+pub fn examine(position: &Position) -> Examined {
+    let me = position.mover();
+    let white_to_move = me == Colour::White;
+    // The values of "the mover wins" and "the mover loses", for the first player.
+    let (mover_wins, mover_loses) = (white_to_move, !white_to_move);
+
+    let playable = position.playable();
+    // The mover has an opening: it wins at once.
+    if !(position.threats(me) & playable).is_empty() {
+        return Examined::Settled(mover_wins);
+    }
+    if playable.is_empty() {
+        return Examined::Settled(false); // full board, no four: a draw
+    }
+    let their_threats = position.threats(me.other());
+    let their_openings = their_threats & playable;
+    let moves = if !their_openings.is_empty() {
+        // Two openings cannot both be blocked; one must be, and blocking it loses if the
+        // cell above is also theirs to win on.
+        if their_openings.has_several() || !(their_openings.up() & their_threats).is_empty() {
+            return Examined::Settled(mover_loses);
+        }
+        their_openings
+    } else {
+        // Never play directly below a threat of the opponent: they would win on top.
+        playable & !their_threats.down()
+    };
+    if moves.is_empty() {
+        return Examined::Settled(mover_loses);
+    }
+    // The first player cannot win once the second has a stone in every line, nor with the
+    // 63rd stone if it is not an opening now (the 64th is the second player's).
+    let stones = position.count();
+    if position.live_lines(Colour::White) == 0 || stones >= 62 {
+        return Examined::Settled(false);
+    }
+    // The static rules of `crate::rules`, at this node or after one move of the mover.
+    if white_to_move {
+        if follow_up_holds(position) {
+            return Examined::Settled(false);
+        }
+        for cell in moves {
+            if zugzwang_on_odd_threat(&position.after(cell)) {
+                return Examined::Settled(true);
+            }
+        }
+    } else {
+        if zugzwang_on_odd_threat(position) {
+            // The two rules prove opposite values: they must never both apply.
+            debug_assert!(!moves
+                .iter()
+                .any(|cell| follow_up_holds(&position.after(cell))));
+            return Examined::Settled(true);
+        }
+        for cell in moves {
+            if follow_up_holds(&position.after(cell)) {
+                return Examined::Settled(false);
+            }
+        }
+    }
+    Examined::Moves(moves)
 }

@@ -292,6 +292,20 @@ impl TranspositionTable {
             .count() as u64
     }
 
+    /// The share of entries in use, estimated from `samples` entries spread evenly over the
+    /// table (cheap enough for a progress display; [`Self::occupied`] counts them all).
+    pub fn fill_estimate(&self, samples: usize) -> f64 {
+        let words = self.entries.words();
+        let step = (words.len() / samples.max(1)).max(1);
+        let (used, seen) = words
+            .iter()
+            .step_by(step)
+            .fold((0u64, 0u64), |(used, seen), w| {
+                (used + (w.load(Relaxed) != 0) as u64, seen + 1)
+            });
+        used as f64 / seen.max(1) as f64
+    }
+
     /// Where `key` lives: its bucket and the key bits its entry holds.
     #[inline(always)]
     pub fn slot(&self, key: u128) -> Slot {

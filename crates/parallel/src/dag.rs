@@ -1,0 +1,431 @@
+//! The job-level tree: a DAG of canonical positions from the root down to the cutoff depth.
+//!
+//! Every node is a canonical position (two move orders, or two symmetric images, that reach the
+//! same position share one node). A node is *open* until its value is proven; an open node
+//! above the cutoff is *expanded* (its children are the moves [`examine`] leaves, best first),
+//! an open node at the cutoff is a *task* for a sequential solver.
+//!
+//! **Virtual values.** Every open task is assumed to have the value [`Assumption`] names (the
+//! report's virtual win, or virtual loss). Under that assumption every open node has that
+//! value too, and the nodes whose tasks must be solved to confirm it — the *needed* ones — are
+//! found from the root: at a node whose mover wants the assumed value (a *chooser*), only the
+//! first child not yet refuted is needed; at any other node, every open child is. A task whose
+//! result contradicts the assumption is repaired upward by ordinary minimax: the chooser above
+//! moves on to its next child, whose subtree then becomes needed and yields new tasks.
+//!
+//! **Order.** Node ids are given in creation order, and creation follows the minimax search's
+//! own order (children best first, depth first), so the queue hands out the needed task with the
+//! smallest id first: when a task refutes a chooser's child, the next sibling — created right
+//! after it — comes next.
+//!
+//! Proofs only ever come from [`examine`], the transposition table, a finished sequential
+//! search, or minimax over proven children, so a proven value is always the true value; the
+//! assumption only steers which tasks are run, never what is concluded.
+
+use std::collections::{BinaryHeap, HashMap};
+
+use score4_board::{Cell, Colour, Column, Position};
+use score4_solver::ordering::order_moves;
+use score4_solver::{examine, Examined, TableStats, TranspositionTable};
+
+/// Index of a node; ids grow in creation order.
+pub type NodeId = u32;
+
+/// The value open tasks are assumed to have until they are solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Assumption {
+    /// The report's virtual win: every open task is assumed won by the first player. Best when
+    /// the first player does win: the tree is then one proof tree.
+    #[default]
+    FirstPlayerWins,
+    /// Virtual loss: every open task is assumed held by the second player.
+    SecondPlayerHolds,
+}
+
+impl Assumption {
+    /// The assumed value as "the first player wins".
+    pub fn value(self) -> bool {
+        self == Assumption::FirstPlayerWins
+    }
+}
+
+/// Where a node stands with the task queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskState {
+    /// Not in the queue and not being solved.
+    Idle,
+    /// In the queue.
+    Queued,
+    /// Being solved by the worker with this index.
+    Running(usize),
+}
+
+/// One canonical position of the tree.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// The position (one representative of its symmetry class).
+    pub position: Position,
+    /// Stones beyond the root's.
+    pub depth: u32,
+    /// `Some(true)` once the first player is proven to win, `Some(false)` once proven not to.
+    pub value: Option<bool>,
+    /// Whether the children have been made.
+    pub expanded: bool,
+    /// Children in move order (best first), without repeats.
+    pub children: Vec<NodeId>,
+    /// Every node that has this one as a child.
+    pub parents: Vec<NodeId>,
+    /// Where the node stands with the task queue.
+    pub task: TaskState,
+    /// The walk that last found the node needed (see [`Dag::walk`]).
+    needed_in: u64,
+}
+
+/// Bytes a node costs beyond its links: the node itself, plus its entry in the key index.
+const NODE_BYTES: u64 = (std::mem::size_of::<Node>() + 40) as u64;
+/// Bytes of one parent–child link (an id in each list).
+const LINK_BYTES: u64 = 2 * std::mem::size_of::<NodeId>() as u64;
+
+/// What a walk did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WalkReport {
+    /// Nodes expanded.
+    pub expanded: u64,
+    /// Tasks put in the queue.
+    pub queued: u64,
+}
+
+/// The tree, its task queue and its counters. Not thread-safe by itself: the parallel solver
+/// keeps it behind one lock (every operation is short next to a task).
+pub struct Dag<'t> {
+    nodes: Vec<Node>,
+    index: HashMap<u128, NodeId>,
+    /// Task ids, smallest first; entries that stopped being needed are dropped when met.
+    queue: BinaryHeap<std::cmp::Reverse<NodeId>>,
+    table: &'t TranspositionTable,
+    table_stats: TableStats,
+    assumption: Assumption,
+    /// Depth (stones beyond the root) at which open nodes become tasks.
+    cutoff: u32,
+    /// The deepest cutoff that makes sense: the board's last stone.
+    max_cutoff: u32,
+    /// Approximate bytes in use, and the most the tree may use.
+    bytes: u64,
+    budget: u64,
+    /// Number of the current walk.
+    walk: u64,
+    /// Nodes left unexpanded above the cutoff because the budget was spent.
+    pub over_budget: u64,
+}
+
+impl<'t> Dag<'t> {
+    /// A tree holding only `root`, which becomes a task at once if `cutoff` is 0.
+    ///
+    /// Contract: nobody has four in a line in `root`.
+    pub fn new(
+        root: &Position,
+        table: &'t TranspositionTable,
+        assumption: Assumption,
+        cutoff: u32,
+        budget: u64,
+    ) -> Dag<'t> {
+        let mut dag = Dag {
+            nodes: Vec::new(),
+            index: HashMap::new(),
+            queue: BinaryHeap::new(),
+            table,
+            table_stats: TableStats::default(),
+            assumption,
+            cutoff,
+            max_cutoff: 64 - root.count(),
+            bytes: 0,
+            budget,
+            walk: 0,
+            over_budget: 0,
+        };
+        dag.node_for(*root, 0);
+        dag
+    }
+
+    /// The root's value, once proven.
+    pub fn root_value(&self) -> Option<bool> {
+        self.nodes[0].value
+    }
+
+    /// The node with id `id`.
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id as usize]
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree is empty (never: the root is always there).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Approximate bytes the tree uses.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// The current cutoff depth.
+    pub fn cutoff(&self) -> u32 {
+        self.cutoff
+    }
+
+    /// Table use by the tree itself (looking up new nodes).
+    pub fn table_stats(&self) -> TableStats {
+        self.table_stats
+    }
+
+    /// Needed tasks waiting in the queue (a count over the queue: for progress reports).
+    pub fn needed_queued(&self) -> usize {
+        self.queue
+            .iter()
+            .filter(|id| {
+                self.nodes[id.0 as usize].task == TaskState::Queued && self.is_needed_task(id.0)
+            })
+            .count()
+    }
+
+    /// Every legal move at the root, in column order, with its child's node — or `None` for a
+    /// move [`examine`] leaves out (it loses at once), and for every move while the root is not
+    /// expanded (no move has been looked at).
+    pub fn root_moves(&self) -> Vec<(Column, Option<NodeId>)> {
+        let root = &self.nodes[0];
+        let mut moves: Vec<(Column, Option<NodeId>)> = root
+            .position
+            .playable()
+            .iter()
+            .map(|cell| {
+                let key = root.position.after(cell).canonical_key();
+                let child = self
+                    .index
+                    .get(&key)
+                    .copied()
+                    .filter(|id| root.children.contains(id));
+                (cell.column(), child)
+            })
+            .collect();
+        moves.sort_by_key(|(column, _)| column.number());
+        moves
+    }
+
+    /// The node of `position` (a child at `depth`), made if new: settled at once when
+    /// [`examine`] or the table knows its value.
+    fn node_for(&mut self, position: Position, depth: u32) -> NodeId {
+        let key = position.canonical_key();
+        if let Some(&id) = self.index.get(&key) {
+            return id;
+        }
+        let value = match examine(&position) {
+            Examined::Settled(value) => Some(value),
+            Examined::Moves(_) => {
+                let slot = self.table.slot(key);
+                self.table.probe(slot, &mut self.table_stats)
+            }
+        };
+        let id = NodeId::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
+        self.nodes.push(Node {
+            position,
+            depth,
+            value,
+            expanded: false,
+            children: Vec::new(),
+            parents: Vec::new(),
+            task: TaskState::Idle,
+            needed_in: 0,
+        });
+        self.index.insert(key, id);
+        self.bytes += NODE_BYTES;
+        id
+    }
+
+    /// Whether the mover at `id` wants the assumed value (then one child is enough).
+    fn is_chooser(&self, id: NodeId) -> bool {
+        let white = self.nodes[id as usize].position.mover() == Colour::White;
+        white == self.assumption.value()
+    }
+
+    /// Makes the children of open node `id`. Returns its value if that settles it.
+    fn expand(&mut self, id: NodeId) -> Option<bool> {
+        let node = &self.nodes[id as usize];
+        let (position, depth) = (node.position, node.depth);
+        let moves = match examine(&position) {
+            Examined::Settled(value) => return Some(value),
+            Examined::Moves(moves) => moves,
+        };
+        let order = order_moves(&position, moves);
+        let mut children = Vec::with_capacity(order.as_slice().len());
+        for &cell in order.as_slice() {
+            let child = self.node_for(position.after(Cell::from_index(cell)), depth + 1);
+            if !children.contains(&child) {
+                children.push(child);
+                self.nodes[child as usize].parents.push(id);
+            }
+        }
+        self.bytes += LINK_BYTES * children.len() as u64;
+        let node = &mut self.nodes[id as usize];
+        node.children = children;
+        node.expanded = true;
+        self.settled_value(id)
+    }
+
+    /// The value of expanded node `id` if its children's proven values decide it (minimax).
+    fn settled_value(&self, id: NodeId) -> Option<bool> {
+        let node = &self.nodes[id as usize];
+        let mover_wins = node.position.mover() == Colour::White;
+        let mut all_lose = true;
+        for &child in &node.children {
+            match self.nodes[child as usize].value {
+                Some(v) if v == mover_wins => return Some(mover_wins),
+                Some(_) => {}
+                None => all_lose = false,
+            }
+        }
+        all_lose.then_some(!mover_wins)
+    }
+
+    /// Records that node `id` has value `value` and repairs everything above it.
+    pub fn prove(&mut self, id: NodeId, value: bool) {
+        let mut work = vec![(id, value)];
+        while let Some((id, value)) = work.pop() {
+            let node = &mut self.nodes[id as usize];
+            if node.value.is_some() {
+                debug_assert_eq!(node.value, Some(value), "two proofs disagree");
+                continue;
+            }
+            node.value = Some(value);
+            // Children of a proven node are no longer needed through it; the links stay (other
+            // parents may still need them), the memory of the subtree is not reclaimed.
+            for p in 0..self.nodes[id as usize].parents.len() {
+                let parent = self.nodes[id as usize].parents[p];
+                let parent_node = &self.nodes[parent as usize];
+                if parent_node.value.is_none() && parent_node.expanded {
+                    if let Some(v) = self.settled_value(parent) {
+                        work.push((parent, v));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Deepens the cutoff by one ply, if the board and the budget allow. Returns whether it did.
+    pub fn deepen(&mut self) -> bool {
+        if self.cutoff >= self.max_cutoff || self.bytes >= self.budget {
+            return false;
+        }
+        self.cutoff += 1;
+        true
+    }
+
+    /// Finds the needed nodes from the root: expands needed open nodes above the cutoff, queues
+    /// needed tasks not yet queued or running. Walks again while expanding proves something (a
+    /// proof can change which nodes are needed). Afterwards [`Self::is_needed`] is current.
+    pub fn walk(&mut self) -> WalkReport {
+        let mut report = WalkReport::default();
+        loop {
+            self.walk += 1;
+            let mut proved = false;
+            let mut stack = vec![0 as NodeId];
+            while let Some(id) = stack.pop() {
+                let node = &mut self.nodes[id as usize];
+                if node.value.is_some() || node.needed_in == self.walk {
+                    continue;
+                }
+                node.needed_in = self.walk;
+                if !node.expanded {
+                    let room = self.bytes + NODE_BYTES * 16 + LINK_BYTES * 16 <= self.budget;
+                    if node.depth < self.cutoff && room {
+                        report.expanded += 1;
+                        if let Some(value) = self.expand(id) {
+                            self.prove(id, value);
+                            proved = true;
+                            continue;
+                        }
+                    } else {
+                        if node.depth < self.cutoff {
+                            self.over_budget += 1;
+                        }
+                        if node.task == TaskState::Idle {
+                            node.task = TaskState::Queued;
+                            self.queue.push(std::cmp::Reverse(id));
+                            report.queued += 1;
+                        }
+                        continue;
+                    }
+                }
+                let node = &self.nodes[id as usize];
+                if self.is_chooser(id) {
+                    let refuted = Some(!self.assumption.value());
+                    if let Some(&next) = node
+                        .children
+                        .iter()
+                        .find(|&&c| self.nodes[c as usize].value != refuted)
+                    {
+                        stack.push(next);
+                    }
+                } else {
+                    // Reversed, so that children are visited (and their subtrees made) in order.
+                    stack.extend(
+                        node.children
+                            .iter()
+                            .rev()
+                            .filter(|&&c| self.nodes[c as usize].value.is_none()),
+                    );
+                }
+            }
+            if !proved || self.root_value().is_some() {
+                return report;
+            }
+        }
+    }
+
+    /// Whether node `id` was found needed by the last walk and is still an open task.
+    pub fn is_needed_task(&self, id: NodeId) -> bool {
+        let node = &self.nodes[id as usize];
+        node.needed_in == self.walk && node.value.is_none() && !node.expanded
+    }
+
+    /// The needed queued task with the smallest id, marked as running on `worker`; tasks met on
+    /// the way that are no longer needed leave the queue (a later walk queues them again if
+    /// they become needed).
+    pub fn next_task(&mut self, worker: usize) -> Option<(NodeId, Position)> {
+        while let Some(std::cmp::Reverse(id)) = self.queue.pop() {
+            if self.nodes[id as usize].task != TaskState::Queued {
+                continue;
+            }
+            if self.is_needed_task(id) {
+                let node = &mut self.nodes[id as usize];
+                node.task = TaskState::Running(worker);
+                return Some((id, node.position));
+            }
+            self.nodes[id as usize].task = TaskState::Idle;
+        }
+        None
+    }
+
+    /// Task `id` ended: with its value, or stopped (`None`).
+    pub fn finish_task(&mut self, id: NodeId, value: Option<bool>) {
+        self.nodes[id as usize].task = TaskState::Idle;
+        if let Some(value) = value {
+            self.prove(id, value);
+        }
+    }
+
+    /// The workers whose running task is no longer needed (proven, expanded by a deeper
+    /// cutoff, or cut off from the root), as of the last walk.
+    pub fn unneeded_running(&self, running: &[Option<NodeId>]) -> Vec<usize> {
+        running
+            .iter()
+            .enumerate()
+            .filter_map(|(worker, task)| {
+                task.filter(|&id| !self.is_needed_task(id)).map(|_| worker)
+            })
+            .collect()
+    }
+}

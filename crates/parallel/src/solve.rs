@@ -1,0 +1,331 @@
+//! Workers, the lock around the tree, cancellation, self-deepening and progress.
+//!
+//! One mutex guards the [`Dag`]; a worker holds it only to take a task or hand in a result,
+//! never while searching. A worker that finds the queue dry while the root is still open
+//! deepens the cutoff by one ply (the report stopped its run by hand and restarted deeper):
+//! the needed tasks still running are then expanded, their searches stopped, and their
+//! children queued — everything those searches had proven stays in the shared table.
+
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use score4_board::{Colour, Column, Position};
+use score4_solver::{Monitor, SearchStats, Solver, TranspositionTable};
+
+use crate::dag::{Assumption, Dag, NodeId};
+
+/// How to run a parallel solve.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Worker threads (at least one).
+    pub threads: usize,
+    /// Most bytes the tree may take.
+    pub dag_bytes: u64,
+    /// The value open tasks are assumed to have.
+    pub assumption: Assumption,
+    /// The cutoff depth to start with (stones beyond the root); it deepens by itself.
+    pub first_cutoff: u32,
+    /// How often the progress callback is called.
+    pub progress_every: Duration,
+    /// When to give up, if ever.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            threads: 1,
+            dag_bytes: 256 << 20,
+            assumption: Assumption::default(),
+            first_cutoff: 2,
+            progress_every: Duration::from_secs(1),
+            deadline: None,
+        }
+    }
+}
+
+/// Where a move at the root stands, from the side of the player making it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveStatus {
+    /// Proven to reach the mover's goal (a win for the first player, a draw or better for
+    /// the second).
+    Proven,
+    /// Proven not to.
+    Refuted,
+    /// Not known yet.
+    Open,
+}
+
+/// One move at the root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    /// The column played.
+    pub column: Column,
+    /// What is known of it.
+    pub status: MoveStatus,
+}
+
+/// A snapshot of a parallel solve, for a progress display or a log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    /// Time since the solve started.
+    pub elapsed: Duration,
+    /// Every legal move at the root, in column order (empty if the root was settled before
+    /// any move was looked at).
+    pub root_moves: Vec<RootMove>,
+    /// Needed tasks waiting in the queue.
+    pub queued: usize,
+    /// Tasks being solved.
+    pub running: usize,
+    /// Tasks solved.
+    pub done: u64,
+    /// Tasks stopped because they no longer mattered (or the cutoff moved below them).
+    pub cancelled: u64,
+    /// Nodes searched by the workers so far (published every few thousand nodes).
+    pub nodes: u64,
+    /// Share of the table's entries in use (estimated from a sample).
+    pub table_fill: f64,
+    /// Nodes in the tree.
+    pub dag_nodes: usize,
+    /// Approximate bytes of the tree.
+    pub dag_bytes: u64,
+    /// The current cutoff depth (stones beyond the root).
+    pub cutoff: u32,
+    /// How many times the cutoff deepened by itself.
+    pub deepenings: u64,
+}
+
+/// The answer of a parallel solve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParallelSolution {
+    /// Whether the first player wins with best play.
+    pub first_player_wins: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// What all workers counted together, and the tree's own table look-ups.
+    pub stats: SearchStats,
+    /// The last snapshot.
+    pub progress: Progress,
+}
+
+/// Everything behind the lock.
+struct Shared<'t> {
+    dag: Dag<'t>,
+    /// The task each worker is solving.
+    running: Vec<Option<NodeId>>,
+    done: u64,
+    cancelled: u64,
+    deepenings: u64,
+    /// Set when the root is proven or the deadline passed: workers leave.
+    finished: bool,
+}
+
+/// The lock, the workers' wake-up call, and their monitors.
+struct Coordinator<'t> {
+    shared: Mutex<Shared<'t>>,
+    changed: Condvar,
+    monitors: Vec<Monitor>,
+    table: &'t TranspositionTable,
+    started: Instant,
+}
+
+impl<'t> Coordinator<'t> {
+    fn lock(&self) -> MutexGuard<'_, Shared<'t>> {
+        self.shared
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// After the tree changed: walk it again, stop the searches that no longer matter, and
+    /// end everything once the root is proven.
+    fn refresh(&self, shared: &mut Shared<'t>) {
+        if shared.dag.root_value().is_none() {
+            shared.dag.walk();
+        }
+        if shared.dag.root_value().is_some() {
+            shared.finished = true;
+        }
+        if shared.finished {
+            self.monitors.iter().for_each(Monitor::stop);
+        } else {
+            for worker in shared.dag.unneeded_running(&shared.running) {
+                self.monitors[worker].stop();
+            }
+        }
+        self.changed.notify_all();
+    }
+
+    /// The next needed task for `worker`, deepening the cutoff while the queue is dry.
+    fn next_task(&self, shared: &mut Shared<'t>, worker: usize) -> Option<(NodeId, Position)> {
+        loop {
+            if let Some(task) = shared.dag.next_task(worker) {
+                return Some(task);
+            }
+            if shared.dag.root_value().is_some() || !shared.dag.deepen() {
+                return None;
+            }
+            shared.deepenings += 1;
+            self.refresh(shared);
+        }
+    }
+
+    fn work(&self, worker: usize) -> SearchStats {
+        let monitor = &self.monitors[worker];
+        let mut solver = Solver::new(self.table).with_monitor(monitor);
+        let mut shared = self.lock();
+        while !shared.finished {
+            let Some((id, position)) = self.next_task(&mut shared, worker) else {
+                shared = self
+                    .changed
+                    .wait(shared)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                continue;
+            };
+            shared.running[worker] = Some(id);
+            monitor.resume();
+            drop(shared);
+            let value = solver.try_solve(&position).map(|s| s.first_player_wins);
+            solver.publish();
+            shared = self.lock();
+            shared.running[worker] = None;
+            match value {
+                Some(_) => shared.done += 1,
+                None => shared.cancelled += 1,
+            }
+            shared.dag.finish_task(id, value);
+            self.refresh(&mut shared);
+        }
+        solver.stats()
+    }
+
+    fn progress(&self, shared: &Shared<'t>) -> Progress {
+        let dag = &shared.dag;
+        let mover_goal = dag.node(0).position.mover() == Colour::White;
+        let root_moves = dag
+            .root_moves()
+            .into_iter()
+            .map(|(column, child)| RootMove {
+                column,
+                status: match child.map(|id| dag.node(id).value) {
+                    None => MoveStatus::Refuted,
+                    Some(None) => MoveStatus::Open,
+                    Some(Some(v)) if v == mover_goal => MoveStatus::Proven,
+                    Some(Some(_)) => MoveStatus::Refuted,
+                },
+            })
+            .filter(|_| dag.node(0).expanded)
+            .collect();
+        Progress {
+            elapsed: self.started.elapsed(),
+            root_moves,
+            queued: dag.needed_queued(),
+            running: shared.running.iter().flatten().count(),
+            done: shared.done,
+            cancelled: shared.cancelled,
+            nodes: self.monitors.iter().map(Monitor::nodes).sum(),
+            table_fill: self.table.fill_estimate(4096),
+            dag_nodes: dag.len(),
+            dag_bytes: dag.bytes(),
+            cutoff: dag.cutoff(),
+            deepenings: shared.deepenings,
+        }
+    }
+}
+
+/// Solves `position` with `config.threads` workers over the shared `table`, calling
+/// `on_progress` every `config.progress_every` from the calling thread. `None` if the deadline
+/// passed first (the table then holds only proven values).
+///
+/// The value is the sequential solver's, whatever the number of threads: every value in the
+/// tree is proven (see [`crate::dag`]).
+///
+/// Contract: nobody has four in a line in `position`; `config.threads ≥ 1`.
+pub fn solve(
+    position: &Position,
+    table: &TranspositionTable,
+    config: &Config,
+    mut on_progress: impl FnMut(&Progress),
+) -> Option<ParallelSolution> {
+    assert!(config.threads >= 1, "at least one worker");
+    let started = Instant::now();
+    let mut dag = Dag::new(
+        position,
+        table,
+        config.assumption,
+        config.first_cutoff,
+        config.dag_bytes,
+    );
+    dag.walk();
+    let coordinator = Coordinator {
+        shared: Mutex::new(Shared {
+            finished: dag.root_value().is_some(),
+            dag,
+            running: vec![None; config.threads],
+            done: 0,
+            cancelled: 0,
+            deepenings: 0,
+        }),
+        changed: Condvar::new(),
+        monitors: (0..config.threads).map(|_| Monitor::default()).collect(),
+        table,
+        started,
+    };
+    let mut abandoned = false;
+    let worker_stats: Vec<SearchStats> = std::thread::scope(|scope| {
+        let coordinator = &coordinator;
+        let workers: Vec<_> = (0..config.threads)
+            .map(|worker| scope.spawn(move || coordinator.work(worker)))
+            .collect();
+        let mut next_report = started + config.progress_every;
+        let mut shared = coordinator.lock();
+        while !shared.finished {
+            let now = Instant::now();
+            if config.deadline.is_some_and(|deadline| now >= deadline) {
+                abandoned = true;
+                shared.finished = true;
+                coordinator.monitors.iter().for_each(Monitor::stop);
+                coordinator.changed.notify_all();
+                break;
+            }
+            if now >= next_report {
+                let progress = coordinator.progress(&shared);
+                drop(shared);
+                on_progress(&progress);
+                next_report = Instant::now() + config.progress_every;
+                shared = coordinator.lock();
+                continue;
+            }
+            let wake = config
+                .deadline
+                .map_or(next_report, |deadline| deadline.min(next_report));
+            shared = coordinator
+                .changed
+                .wait_timeout(shared, wake.saturating_duration_since(now))
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .0;
+        }
+        drop(shared);
+        workers
+            .into_iter()
+            .map(|worker| worker.join().expect("a worker panicked"))
+            .collect()
+    });
+    let shared = coordinator.lock();
+    let mut stats = SearchStats::default();
+    for worker in worker_stats {
+        stats += worker;
+    }
+    stats.table += shared.dag.table_stats();
+    let progress = coordinator.progress(&shared);
+    let value = shared.dag.root_value();
+    drop(shared);
+    if abandoned {
+        return None;
+    }
+    Some(ParallelSolution {
+        first_player_wins: value.expect("the root is proven when the workers finish"),
+        seconds: started.elapsed().as_secs_f64(),
+        stats,
+        progress,
+    })
+}
