@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use score4_board::notation::Outcome;
 use score4_board::Game;
+use score4_parallel::Config as ParallelConfig;
 use score4_solver::{Replacement, SearchStats, Solver, TableError, TranspositionTable};
 use serde::{Deserialize, Serialize};
 
@@ -209,7 +210,9 @@ pub fn read_set(path: &Path, count: usize) -> Result<Vec<Game>, BenchError> {
 
 /// Runs one difficulty by the protocol: the clock starts, a fresh table is set up, and `games`
 /// are solved in order until all are done or `config`'s time limit is reached. `progress` is
-/// told after every solved position.
+/// told after every solved position. One thread runs the sequential solver; more run the
+/// parallel solver on each position in turn, with a tree of up to an eighth of the table's
+/// size, and its nodes are the sum over the workers.
 pub fn run_difficulty(
     difficulty: u32,
     games: &[Game],
@@ -218,17 +221,33 @@ pub fn run_difficulty(
 ) -> Result<DifficultyResult, BenchError> {
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(config.time_limit_seconds);
-    let table = TranspositionTable::new(config.table_bytes, config.replacement)?;
+    let table =
+        TranspositionTable::with_threads(config.table_bytes, config.replacement, config.threads)?;
     let mut solver = Solver::new(&table);
+    let parallel = ParallelConfig {
+        threads: config.threads,
+        dag_bytes: config.table_bytes / 8,
+        deadline: Some(deadline),
+        progress_every: Duration::from_secs(3600),
+        ..ParallelConfig::default()
+    };
     let mut total = SearchStats::default();
     let (mut solved, mut wins) = (0, 0);
     for game in games {
-        let Some(solution) = solver.solve_within(game.position(), deadline) else {
+        let answer = if config.threads == 1 {
+            solver
+                .solve_within(game.position(), deadline)
+                .map(|s| (s.first_player_wins, s.stats))
+        } else {
+            score4_parallel::solve(game.position(), &table, &parallel, |_| {})
+                .map(|s| (s.first_player_wins, s.stats))
+        };
+        let Some((first_player_wins, stats)) = answer else {
             break;
         };
         solved += 1;
-        wins += solution.first_player_wins as usize;
-        total += solution.stats;
+        wins += first_player_wins as usize;
+        total += stats;
         progress(&Progress {
             difficulty,
             solved,

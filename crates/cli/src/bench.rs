@@ -41,13 +41,6 @@ fn bad_input(message: impl std::fmt::Display) -> ExitCode {
 }
 
 fn run_protocol(args: BenchArgs) -> ExitCode {
-    if args.threads != 1 {
-        return bad_input(format!(
-            "--threads {}: only the sequential solver exists so far (the parallel one is \
-             issue 4); use --threads 1",
-            args.threads
-        ));
-    }
     let minimum = TranspositionTable::minimum_bytes(args.replacement);
     if args.tt_size < minimum {
         let error = TableError::TooSmall {
@@ -92,7 +85,7 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         difficulties: Vec::new(),
     };
     println!(
-        "score4 bench: {} positions per difficulty, {} s each, table {} {}, {} thread",
+        "score4 bench: {} positions per difficulty, {} s each, table {} {}, {} thread(s)",
         run.config.positions,
         run.config.time_limit_seconds,
         format_bytes(run.config.table_bytes),

@@ -3,6 +3,8 @@
 
 mod bench;
 mod input;
+mod machine;
+mod progress;
 mod show;
 mod size;
 mod solve;
@@ -11,6 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use score4_parallel::Assumption;
 use score4_solver::Replacement;
 
 /// Solve, analyse and generate positions of Connect Four 3D (Score Four, Sogo).
@@ -66,12 +69,35 @@ pub struct SolveArgs {
     /// One JSON object per position and line (DESIGN §2), the summary on standard error.
     #[arg(long)]
     json: bool,
-    /// Size of the transposition table (B, KiB, MiB, GiB or TiB).
-    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
-    tt_size: u64,
+    /// Worker threads (default: one per physical core). 1 runs the sequential solver alone;
+    /// more run the job-level parallel solver, which gives the same values.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// Memory for the table and the parallel solver's tree together (B, KiB, MiB, GiB or TiB;
+    /// default: three quarters of the available memory). The tree gets an eighth.
+    #[arg(long, value_parser = size::parse_bytes, conflicts_with = "tt_size")]
+    memory: Option<u64>,
+    /// Size of the transposition table, instead of --memory (the tree then gets an eighth of
+    /// this on top).
+    #[arg(long, value_parser = size::parse_bytes)]
+    tt_size: Option<u64>,
     /// Replacement scheme of the transposition table.
     #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
     replacement: Replacement,
+    /// Value the parallel solver assumes for tasks not yet solved: the report's virtual win
+    /// (best when the first player wins) or virtual loss.
+    #[arg(long, default_value = "win", value_parser = parse_assumption)]
+    assume: Assumption,
+    /// Cutoff depth (stones beyond the position) the parallel solver starts with; it deepens
+    /// by itself whenever workers run out of tasks.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=64))]
+    cutoff: u32,
+    /// Live progress of the parallel solver on standard error.
+    #[arg(long, value_enum, default_value = "auto")]
+    progress: progress::ProgressMode,
+    /// Time between two JSON progress reports (--progress json).
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    progress_every: std::time::Duration,
 }
 
 /// Options of `score4 bench`.
@@ -105,8 +131,10 @@ pub struct BenchArgs {
     /// Replacement scheme of the transposition table.
     #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
     replacement: Replacement,
-    /// Worker threads (only 1 until the parallel solver exists).
-    #[arg(long, default_value_t = 1)]
+    /// Worker threads: 1 runs the sequential solver (the protocol's single core); more run
+    /// the parallel solver on each position in turn, with a tree of up to an eighth of
+    /// --tt-size besides the table.
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
     threads: usize,
     /// End the sweep at the first difficulty that runs out of time.
     #[arg(long)]
@@ -136,6 +164,14 @@ pub enum BenchCommand {
     },
 }
 
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(threads @ 1..=1024) => Ok(threads),
+        Ok(_) => Err("between 1 and 1024 threads".to_owned()),
+        Err(error) => Err(format!("{text:?}: {error}")),
+    }
+}
+
 fn parse_positions(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(0) => Err("at least one position".to_owned()),
@@ -153,13 +189,21 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
         Err(_) => humantime::parse_duration(text).map_err(|error| format!("{text:?}: {error}"))?,
     };
     if duration.is_zero() {
-        return Err("the time limit must be positive".to_owned());
+        return Err("the duration must be positive".to_owned());
     }
     Ok(duration)
 }
 
 fn parse_replacement(text: &str) -> Result<Replacement, String> {
     text.parse()
+}
+
+fn parse_assumption(text: &str) -> Result<Assumption, String> {
+    match text {
+        "win" => Ok(Assumption::FirstPlayerWins),
+        "loss" => Ok(Assumption::SecondPlayerHolds),
+        _ => Err(format!("{text:?}: expected win or loss")),
+    }
 }
 
 /// Exit code for bad input (a bad position, file or option).

@@ -3,9 +3,13 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use score4_board::Position;
+use score4_parallel::Config;
 use score4_solver::{SearchStats, Solver, TableError, TranspositionTable};
 
 use crate::input::{Entry, Source};
+use crate::machine::{default_memory, physical_cores, split_memory};
+use crate::progress::{ProgressMode, Reporter};
 use crate::size::format_bytes;
 use crate::{SolveArgs, EXIT_BAD_INPUT};
 
@@ -21,6 +25,66 @@ struct JsonSolved<'a> {
     hits: u64,
     stores: u64,
     replacements: u64,
+    threads: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tasks: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cancelled: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tree_nodes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cutoff: Option<u32>,
+}
+
+/// One position's answer, from either solver.
+struct Answer {
+    first_player_wins: bool,
+    stats: SearchStats,
+    seconds: f64,
+    /// The parallel solver's tasks done and cancelled, tree nodes and final cutoff.
+    parallel: Option<(u64, u64, usize, u32)>,
+}
+
+/// The sequential solver, or the parallel one with its configuration.
+enum Engine<'t> {
+    Sequential(Solver<'t>),
+    Parallel(&'t TranspositionTable, Config),
+}
+
+impl Engine<'_> {
+    fn solve(&mut self, position: &Position, moves: &str, progress: ProgressMode) -> Answer {
+        match self {
+            Engine::Sequential(solver) => {
+                let solution = solver.solve(position);
+                Answer {
+                    first_player_wins: solution.first_player_wins,
+                    stats: solution.stats,
+                    seconds: solution.seconds,
+                    parallel: None,
+                }
+            }
+            Engine::Parallel(table, config) => {
+                let mut reporter = Reporter::new(progress, moves);
+                let solution = score4_parallel::solve(position, table, config, |progress| {
+                    reporter.report(progress)
+                })
+                .expect("no deadline is set");
+                reporter.finish();
+                let progress = &solution.progress;
+                Answer {
+                    first_player_wins: solution.first_player_wins,
+                    stats: solution.stats,
+                    seconds: solution.seconds,
+                    parallel: Some((
+                        progress.done,
+                        progress.cancelled,
+                        progress.dag_nodes,
+                        progress.deepest,
+                    )),
+                }
+            }
+        }
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -33,10 +97,18 @@ struct JsonError<'a> {
 /// Solves every position of the input in order, one table for the whole run.
 pub fn run(args: SolveArgs) -> ExitCode {
     let started = std::time::Instant::now();
-    let table = match TranspositionTable::new(args.tt_size, args.replacement) {
+    let threads = args.threads.unwrap_or_else(physical_cores);
+    let (table_bytes, tree_bytes, option) = match args.tt_size {
+        Some(bytes) => (bytes, bytes / 8, "--tt-size"),
+        None => {
+            let (table, tree) = split_memory(args.memory.unwrap_or_else(default_memory), threads);
+            (table, tree, "--memory")
+        }
+    };
+    let table = match TranspositionTable::with_threads(table_bytes, args.replacement, threads) {
         Ok(table) => table,
         Err(error @ TableError::TooSmall { .. }) => {
-            eprintln!("score4 solve: --tt-size: {error}");
+            eprintln!("score4 solve: {option}: {error}");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
         Err(error) => {
@@ -45,17 +117,41 @@ pub fn run(args: SolveArgs) -> ExitCode {
         }
     };
     let set_up = started.elapsed().as_secs_f64();
-    let mut solver = Solver::new(&table);
+    let mut engine = if threads == 1 {
+        Engine::Sequential(Solver::new(&table))
+    } else {
+        Engine::Parallel(
+            &table,
+            Config {
+                threads,
+                dag_bytes: tree_bytes,
+                assumption: args.assume,
+                first_cutoff: args.cutoff,
+                progress_every: Reporter::interval(args.progress, args.progress_every),
+                deadline: None,
+            },
+        )
+    };
+    let (mut tasks, mut cancelled) = (0u64, 0u64);
     let mut searching = 0.0;
     let (mut solved, mut wins, mut bad) = (0u64, 0u64, 0u64);
     let mut total = SearchStats::default();
     let stdout = std::io::stdout();
     if !args.json {
+        let parallel = if threads > 1 {
+            format!(
+                " {:>7} {:>9} {:>9} {:>6}",
+                "tasks", "cancelled", "tree", "cutoff"
+            )
+        } else {
+            String::new()
+        };
         println!(
-            "{:<7} {:>14} {:>10} {:>9}  position",
+            "{:<7} {:>14} {:>10} {:>9}{parallel}  position",
             "value", "nodes", "seconds", "Mnodes/s"
         );
     }
+    let progress_mode = args.progress;
     let source = Source::choose(args.positions, args.file);
     let read = source.for_each(|entry: Entry| {
         let mut out = stdout.lock();
@@ -80,12 +176,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 return;
             }
         };
-        let solution = solver.solve(game.position());
+        let moves = game.to_string();
+        let solution = engine.solve(game.position(), &moves, progress_mode);
         solved += 1;
         wins += solution.first_player_wins as u64;
         total += solution.stats;
         searching += solution.seconds;
-        let moves = game.to_string();
+        if let Some((done, stopped, _, _)) = solution.parallel {
+            tasks += done;
+            cancelled += stopped;
+        }
         let stats = solution.stats;
         if args.json {
             let json = JsonSolved {
@@ -98,6 +198,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 hits: stats.table.hits,
                 stores: stats.table.stores,
                 replacements: stats.table.replacements,
+                threads,
+                tasks: solution.parallel.map(|p| p.0),
+                cancelled: solution.parallel.map(|p| p.1),
+                tree_nodes: solution.parallel.map(|p| p.2),
+                cutoff: solution.parallel.map(|p| p.3),
             };
             let _ = writeln!(
                 out,
@@ -111,17 +216,31 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 "no-win"
             };
             let rate = stats.nodes as f64 / solution.seconds.max(1e-9) / 1e6;
+            let parallel = solution
+                .parallel
+                .map_or(String::new(), |(done, stopped, tree, cut)| {
+                    format!(" {done:>7} {stopped:>9} {tree:>9} {cut:>6}")
+                });
             let _ = writeln!(
                 out,
-                "{value:<7} {:>14} {:>10.3} {:>9.2}  {moves}",
+                "{value:<7} {:>14} {:>10.3} {:>9.2}{parallel}  {moves}",
                 stats.nodes, solution.seconds, rate
             );
         }
         let _ = out.flush();
     });
     let seconds = started.elapsed().as_secs_f64();
+    let workers = if threads > 1 {
+        format!(
+            "{threads} threads (parallel solver: {tasks} tasks, {cancelled} cancelled, tree up \
+             to {}); ",
+            format_bytes(tree_bytes)
+        )
+    } else {
+        "1 thread (sequential solver); ".to_owned()
+    };
     let summary = format!(
-        "{solved} solved ({wins} win, {} no-win), {bad} bad; {} nodes in {searching:.3} s of \
+        "{solved} solved ({wins} win, {} no-win), {bad} bad; {workers}{} nodes in {searching:.3} s of \
          search ({:.2} M nodes/s, {:.0} nodes per position), {seconds:.3} s in all with the \
          table's set-up ({set_up:.3} s); table {} {} (S = {}, k = {}, huge pages {}): {} probes, \
          {:.1}% hits, {} stores, {} replacements",

@@ -145,9 +145,77 @@ fn bad_positions_on_the_command_line_name_the_argument_and_the_move() {
 }
 
 #[test]
+fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
+    let moves: Vec<String> = score4_bench::PositionGenerator::new(34, 7)
+        .take(4)
+        .map(|g| g.to_string())
+        .collect();
+    for threads in ["2", "3"] {
+        let output = score4()
+            .args([
+                "solve",
+                "--json",
+                "--memory",
+                "256MiB",
+                "--threads",
+                threads,
+            ])
+            .args([
+                "--progress",
+                "json",
+                "--progress-every",
+                "0.01",
+                "--cutoff",
+                "1",
+            ])
+            .args(&moves)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        let rows = json_lines(&output.stdout);
+        assert_eq!(rows.len(), moves.len());
+        for (row, moves) in rows.iter().zip(&moves) {
+            assert_eq!(row["value"], library_value(moves) as u8, "{moves}");
+            assert_eq!(row["threads"].as_u64(), threads.parse().ok());
+            assert!(row["tasks"].as_u64().is_some(), "{row}");
+        }
+        // Progress: JSON lines on standard error, the last of each position with nothing
+        // running, every root move proven, refuted or open.
+        let reports: Vec<serde_json::Value> = stderr
+            .lines()
+            .filter(|line| line.starts_with('{'))
+            .map(|line| serde_json::from_str(line).expect("a JSON progress line"))
+            .collect();
+        for moves in &moves {
+            let last = reports
+                .iter()
+                .rfind(|r| r["position"] == moves.as_str())
+                .expect("a final report for every position");
+            assert_eq!(last["running"], 0, "{last}");
+            for status in last["moves"].as_object().unwrap().values() {
+                assert!(["proven", "refuted", "open"].contains(&status.as_str().unwrap()));
+            }
+        }
+        assert!(stderr.contains(&format!("{threads} threads (parallel solver")));
+    }
+}
+
+#[test]
 fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 12] = [
         (&["solve", "--tt-size", "1GB", "0"], "unknown size unit"),
+        (&["solve", "--memory", "1MiB", "0"], "--memory: "),
+        (
+            &["solve", "--memory", "1GiB", "--tt-size", "1GiB", "0"],
+            "cannot be used with",
+        ),
+        (
+            &["solve", "--threads", "0", "0"],
+            "between 1 and 1024 threads",
+        ),
+        (&["solve", "--assume", "draw", "0"], "expected win or loss"),
+        (&["solve", "--progress", "loud", "0"], "loud"),
         (&["solve", "--tt-size", "lots", "0"], "is not a size"),
         (&["solve", "--tt-size", "1MiB", "0"], "too small"),
         (
@@ -323,7 +391,7 @@ fn bench_stops_a_difficulty_at_the_time_limit() {
 #[test]
 fn bench_rejects_bad_options_and_files_with_exit_code_2() {
     let cases: [(&[&str], &str); 5] = [
-        (&["--threads", "2"], "--threads 2"),
+        (&["--threads", "0"], "between 1 and 1024 threads"),
         (&["--time-limit", "soon"], "soon"),
         (&["--positions", "0"], "at least one position"),
         (&["--difficulty", "27"], "d27.txt"),

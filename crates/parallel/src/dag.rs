@@ -3,7 +3,9 @@
 //! Every node is a canonical position (two move orders, or two symmetric images, that reach the
 //! same position share one node). A node is *open* until its value is proven; an open node
 //! above the cutoff is *expanded* (its children are the moves [`examine`] leaves, best first),
-//! an open node at the cutoff is a *task* for a sequential solver.
+//! an open node at the cutoff is a *task* for a sequential solver. A task can be *split*: its
+//! node is expanded although it lies at the cutoff, and its children become tasks — the cutoff
+//! deepens there, where a task holds everyone up, and nowhere else.
 //!
 //! **Virtual values.** Every open task is assumed to have the value [`Assumption`] names (the
 //! report's virtual win, or virtual loss). Under that assumption every open node has that
@@ -12,6 +14,13 @@
 //! first child not yet refuted is needed; at any other node, every open child is. A task whose
 //! result contradicts the assumption is repaired upward by ordinary minimax: the chooser above
 //! moves on to its next child, whose subtree then becomes needed and yields new tasks.
+//!
+//! **Eldest brother first.** Beyond the report: at a node needing all its children, the first
+//! child (the best move by the ordering) is needed first and its younger brothers only once it
+//! has turned out as assumed — if it does not, the node is refuted by it and its brothers'
+//! work would be wasted (the sequential search would never have looked at them). Until then
+//! the brothers' tasks are *speculative*: handed out only when no needed task is waiting, so a
+//! worker that would otherwise idle works ahead in the sequential search's order.
 //!
 //! **Order.** Node ids are given in creation order, and creation follows the minimax search's
 //! own order (children best first, depth first), so the queue hands out the needed task with the
@@ -77,8 +86,14 @@ pub struct Node {
     pub parents: Vec<NodeId>,
     /// Where the node stands with the task queue.
     pub task: TaskState,
-    /// The walk that last found the node needed (see [`Dag::walk`]).
+    /// Whether the node is to be expanded although it lies at or below the cutoff.
+    pub split: bool,
+    /// The walk that last found the node needed or speculative (see [`Dag::walk`]).
     needed_in: u64,
+    /// Whether that walk found it only speculative (under an eldest brother still open).
+    speculative: bool,
+    /// Whether the node's entry in the queue is a speculative one.
+    queued_speculative: bool,
 }
 
 /// Bytes a node costs beyond its links: the node itself, plus its entry in the key index.
@@ -91,24 +106,28 @@ const LINK_BYTES: u64 = 2 * std::mem::size_of::<NodeId>() as u64;
 pub struct WalkReport {
     /// Nodes expanded.
     pub expanded: u64,
-    /// Tasks put in the queue.
+    /// Tasks put in the queue (again, when a speculative task became needed).
     pub queued: u64,
 }
+
+/// An entry of the queue: needed tasks before speculative ones, then by id.
+type QueueEntry = std::cmp::Reverse<(bool, NodeId)>;
 
 /// The tree, its task queue and its counters. Not thread-safe by itself: the parallel solver
 /// keeps it behind one lock (every operation is short next to a task).
 pub struct Dag<'t> {
     nodes: Vec<Node>,
     index: HashMap<u128, NodeId>,
-    /// Task ids, smallest first; entries that stopped being needed are dropped when met.
-    queue: BinaryHeap<std::cmp::Reverse<NodeId>>,
+    /// Tasks, needed before speculative, smallest id first; entries that stopped being needed
+    /// (or changed kind) are dropped when met.
+    queue: BinaryHeap<QueueEntry>,
     table: &'t TranspositionTable,
     table_stats: TableStats,
     assumption: Assumption,
     /// Depth (stones beyond the root) at which open nodes become tasks.
     cutoff: u32,
-    /// The deepest cutoff that makes sense: the board's last stone.
-    max_cutoff: u32,
+    /// The deepest node made so far (stones beyond the root).
+    deepest: u32,
     /// Approximate bytes in use, and the most the tree may use.
     bytes: u64,
     budget: u64,
@@ -137,7 +156,7 @@ impl<'t> Dag<'t> {
             table_stats: TableStats::default(),
             assumption,
             cutoff,
-            max_cutoff: 64 - root.count(),
+            deepest: 0,
             bytes: 0,
             budget,
             walk: 0,
@@ -172,9 +191,15 @@ impl<'t> Dag<'t> {
         self.bytes
     }
 
-    /// The current cutoff depth.
+    /// The cutoff depth (where tasks were not split).
     pub fn cutoff(&self) -> u32 {
         self.cutoff
+    }
+
+    /// The depth of the deepest node (stones beyond the root): the cutoff where tasks were
+    /// split.
+    pub fn deepest(&self) -> u32 {
+        self.deepest
     }
 
     /// Table use by the tree itself (looking up new nodes).
@@ -182,14 +207,20 @@ impl<'t> Dag<'t> {
         self.table_stats
     }
 
-    /// Needed tasks waiting in the queue (a count over the queue: for progress reports).
-    pub fn needed_queued(&self) -> usize {
-        self.queue
-            .iter()
-            .filter(|id| {
-                self.nodes[id.0 as usize].task == TaskState::Queued && self.is_needed_task(id.0)
-            })
-            .count()
+    /// Needed and speculative tasks waiting in the queue (a count over the queue: for
+    /// progress reports).
+    pub fn queued(&self) -> (usize, usize) {
+        let mut counts = (0, 0);
+        for &std::cmp::Reverse((speculative, id)) in &self.queue {
+            let node = &self.nodes[id as usize];
+            let current = node.task == TaskState::Queued && node.queued_speculative == speculative;
+            match self.task_kind(id) {
+                Some(false) if current => counts.0 += 1,
+                Some(true) if current => counts.1 += 1,
+                _ => {}
+            }
+        }
+        counts
     }
 
     /// Every legal move at the root, in column order, with its child's node — or `None` for a
@@ -230,6 +261,7 @@ impl<'t> Dag<'t> {
             }
         };
         let id = NodeId::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
+        self.deepest = self.deepest.max(depth);
         self.nodes.push(Node {
             position,
             depth,
@@ -238,7 +270,10 @@ impl<'t> Dag<'t> {
             children: Vec::new(),
             parents: Vec::new(),
             task: TaskState::Idle,
+            split: false,
             needed_in: 0,
+            speculative: false,
+            queued_speculative: false,
         });
         self.index.insert(key, id);
         self.bytes += NODE_BYTES;
@@ -314,33 +349,45 @@ impl<'t> Dag<'t> {
         }
     }
 
-    /// Deepens the cutoff by one ply, if the board and the budget allow. Returns whether it did.
-    pub fn deepen(&mut self) -> bool {
-        if self.cutoff >= self.max_cutoff || self.bytes >= self.budget {
+    /// Marks task `id` to be split by the next walk (its children become tasks), if the budget
+    /// leaves room. Returns whether it did.
+    pub fn split(&mut self, id: NodeId) -> bool {
+        let node = &mut self.nodes[id as usize];
+        if node.split || node.expanded || node.value.is_some() || self.bytes >= self.budget {
             return false;
         }
-        self.cutoff += 1;
+        node.split = true;
         true
     }
 
-    /// Finds the needed nodes from the root: expands needed open nodes above the cutoff, queues
-    /// needed tasks not yet queued or running. Walks again while expanding proves something (a
-    /// proof can change which nodes are needed). Afterwards [`Self::is_needed`] is current.
+    /// Finds the needed and speculative nodes from the root: expands them while above the
+    /// cutoff, queues their tasks (again, if a speculative task became needed). Walks again
+    /// while expanding proves something (a proof can change which nodes are needed).
+    /// Afterwards [`Self::task_kind`] is current.
     pub fn walk(&mut self) -> WalkReport {
         let mut report = WalkReport::default();
         loop {
             self.walk += 1;
             let mut proved = false;
-            let mut stack = vec![0 as NodeId];
-            while let Some(id) = stack.pop() {
+            // Needed nodes are visited before speculative ones, so that a node reached both
+            // ways counts as needed.
+            let mut stack: Vec<(NodeId, bool)> = vec![(0, false)];
+            let mut later: Vec<(NodeId, bool)> = Vec::new();
+            while let Some((id, speculative)) = stack.pop().or_else(|| {
+                std::mem::swap(&mut stack, &mut later);
+                stack.reverse();
+                stack.pop()
+            }) {
+                let walk = self.walk;
                 let node = &mut self.nodes[id as usize];
-                if node.value.is_some() || node.needed_in == self.walk {
+                if node.value.is_some() || node.needed_in == walk {
                     continue;
                 }
-                node.needed_in = self.walk;
+                node.needed_in = walk;
+                node.speculative = speculative;
                 if !node.expanded {
                     let room = self.bytes + NODE_BYTES * 16 + LINK_BYTES * 16 <= self.budget;
-                    if node.depth < self.cutoff && room {
+                    if (node.depth < self.cutoff || node.split) && room {
                         report.expanded += 1;
                         if let Some(value) = self.expand(id) {
                             self.prove(id, value);
@@ -351,15 +398,20 @@ impl<'t> Dag<'t> {
                         if node.depth < self.cutoff {
                             self.over_budget += 1;
                         }
-                        if node.task == TaskState::Idle {
+                        let queue_again = node.task == TaskState::Queued
+                            && node.queued_speculative
+                            && !speculative;
+                        if node.task == TaskState::Idle || queue_again {
                             node.task = TaskState::Queued;
-                            self.queue.push(std::cmp::Reverse(id));
+                            node.queued_speculative = speculative;
+                            self.queue.push(std::cmp::Reverse((speculative, id)));
                             report.queued += 1;
                         }
                         continue;
                     }
                 }
                 let node = &self.nodes[id as usize];
+                let open = |c: &&NodeId| self.nodes[**c as usize].value.is_none();
                 if self.is_chooser(id) {
                     let refuted = Some(!self.assumption.value());
                     if let Some(&next) = node
@@ -367,15 +419,20 @@ impl<'t> Dag<'t> {
                         .iter()
                         .find(|&&c| self.nodes[c as usize].value != refuted)
                     {
-                        stack.push(next);
+                        stack.push((next, speculative));
                     }
+                } else if open(&&node.children[0]) {
+                    // The eldest brother first; the others only speculatively.
+                    stack.push((node.children[0], speculative));
+                    later.extend(node.children[1..].iter().filter(open).map(|&c| (c, true)));
                 } else {
                     // Reversed, so that children are visited (and their subtrees made) in order.
                     stack.extend(
                         node.children
                             .iter()
                             .rev()
-                            .filter(|&&c| self.nodes[c as usize].value.is_none()),
+                            .filter(open)
+                            .map(|&c| (c, speculative)),
                     );
                 }
             }
@@ -385,21 +442,24 @@ impl<'t> Dag<'t> {
         }
     }
 
-    /// Whether node `id` was found needed by the last walk and is still an open task.
-    pub fn is_needed_task(&self, id: NodeId) -> bool {
+    /// What node `id` is to the queue as of the last walk: `Some(false)` a needed task,
+    /// `Some(true)` a speculative one, `None` no task (proven, expanded, or not needed).
+    pub fn task_kind(&self, id: NodeId) -> Option<bool> {
         let node = &self.nodes[id as usize];
-        node.needed_in == self.walk && node.value.is_none() && !node.expanded
+        let open_task = node.needed_in == self.walk && node.value.is_none() && !node.expanded;
+        open_task.then_some(node.speculative)
     }
 
-    /// The needed queued task with the smallest id, marked as running on `worker`; tasks met on
-    /// the way that are no longer needed leave the queue (a later walk queues them again if
-    /// they become needed).
+    /// The queued task to run next — needed before speculative, smallest id first — marked as
+    /// running on `worker`. Entries met on the way that are stale leave the queue (a later walk
+    /// queues a task again if it becomes needed).
     pub fn next_task(&mut self, worker: usize) -> Option<(NodeId, Position)> {
-        while let Some(std::cmp::Reverse(id)) = self.queue.pop() {
-            if self.nodes[id as usize].task != TaskState::Queued {
-                continue;
+        while let Some(std::cmp::Reverse((speculative, id))) = self.queue.pop() {
+            let node = &self.nodes[id as usize];
+            if node.task != TaskState::Queued || node.queued_speculative != speculative {
+                continue; // a stale entry: the task was queued again as needed
             }
-            if self.is_needed_task(id) {
+            if self.task_kind(id) == Some(speculative) {
                 let node = &mut self.nodes[id as usize];
                 node.task = TaskState::Running(worker);
                 return Some((id, node.position));
@@ -417,14 +477,15 @@ impl<'t> Dag<'t> {
         }
     }
 
-    /// The workers whose running task is no longer needed (proven, expanded by a deeper
+    /// The workers whose running task is no longer needed nor speculative (proven, expanded by a deeper
     /// cutoff, or cut off from the root), as of the last walk.
     pub fn unneeded_running(&self, running: &[Option<NodeId>]) -> Vec<usize> {
         running
             .iter()
             .enumerate()
             .filter_map(|(worker, task)| {
-                task.filter(|&id| !self.is_needed_task(id)).map(|_| worker)
+                task.filter(|&id| self.task_kind(id).is_none())
+                    .map(|_| worker)
             })
             .collect()
     }

@@ -2,9 +2,11 @@
 //!
 //! One mutex guards the [`Dag`]; a worker holds it only to take a task or hand in a result,
 //! never while searching. A worker that finds the queue dry while the root is still open
-//! deepens the cutoff by one ply (the report stopped its run by hand and restarted deeper):
-//! the needed tasks still running are then expanded, their searches stopped, and their
-//! children queued — everything those searches had proven stays in the shared table.
+//! waits a moment ([`SPLIT_AGE`]) for the running tasks to bring new work; if the oldest of them
+//! is still running then, it is split: its search is stopped and its children queued, so the
+//! cutoff deepens by itself under the task that holds everyone up (the report stopped its run
+//! by hand and restarted with a deeper cutoff everywhere). Everything the stopped search had
+//! proven stays in the shared table, so its restart on the children is quick.
 
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -13,6 +15,10 @@ use score4_board::{Colour, Column, Position};
 use score4_solver::{Monitor, SearchStats, Solver, TranspositionTable};
 
 use crate::dag::{Assumption, Dag, NodeId};
+
+/// How long a task must have run before an idle worker splits it. Splitting sooner would
+/// stop tasks that were about to end anyway, and grow the tree for nothing.
+pub const SPLIT_AGE: Duration = Duration::from_millis(10);
 
 /// How to run a parallel solve.
 #[derive(Clone, Debug)]
@@ -23,7 +29,8 @@ pub struct Config {
     pub dag_bytes: u64,
     /// The value open tasks are assumed to have.
     pub assumption: Assumption,
-    /// The cutoff depth to start with (stones beyond the root); it deepens by itself.
+    /// The cutoff depth to start with (stones beyond the root); it deepens by itself where
+    /// tasks are split.
     pub first_cutoff: u32,
     /// How often the progress callback is called.
     pub progress_every: Duration,
@@ -75,6 +82,8 @@ pub struct Progress {
     pub root_moves: Vec<RootMove>,
     /// Needed tasks waiting in the queue.
     pub queued: usize,
+    /// Speculative tasks waiting in the queue (younger brothers of a first move still open).
+    pub speculative: usize,
     /// Tasks being solved.
     pub running: usize,
     /// Tasks solved.
@@ -89,10 +98,12 @@ pub struct Progress {
     pub dag_nodes: usize,
     /// Approximate bytes of the tree.
     pub dag_bytes: u64,
-    /// The current cutoff depth (stones beyond the root).
+    /// The cutoff depth where no task was split (stones beyond the root).
     pub cutoff: u32,
-    /// How many times the cutoff deepened by itself.
-    pub deepenings: u64,
+    /// The deepest node of the tree: the cutoff where tasks were split.
+    pub deepest: u32,
+    /// Tasks split because workers had run dry.
+    pub splits: u64,
 }
 
 /// The answer of a parallel solve.
@@ -102,7 +113,7 @@ pub struct ParallelSolution {
     pub first_player_wins: bool,
     /// Wall-clock seconds.
     pub seconds: f64,
-    /// What all workers counted together, and the tree's own table look-ups.
+    /// What all workers counted together, plus the tree's nodes and its own table look-ups.
     pub stats: SearchStats,
     /// The last snapshot.
     pub progress: Progress,
@@ -111,11 +122,11 @@ pub struct ParallelSolution {
 /// Everything behind the lock.
 struct Shared<'t> {
     dag: Dag<'t>,
-    /// The task each worker is solving.
-    running: Vec<Option<NodeId>>,
+    /// The task each worker is solving, and since when.
+    running: Vec<Option<(NodeId, Instant)>>,
     done: u64,
     cancelled: u64,
-    deepenings: u64,
+    splits: u64,
     /// Set when the root is proven or the deadline passed: workers leave.
     finished: bool,
 }
@@ -148,23 +159,31 @@ impl<'t> Coordinator<'t> {
         if shared.finished {
             self.monitors.iter().for_each(Monitor::stop);
         } else {
-            for worker in shared.dag.unneeded_running(&shared.running) {
+            let running: Vec<_> = shared.running.iter().map(|r| r.map(|(id, _)| id)).collect();
+            for worker in shared.dag.unneeded_running(&running) {
                 self.monitors[worker].stop();
             }
         }
         self.changed.notify_all();
     }
 
-    /// The next needed task for `worker`, deepening the cutoff while the queue is dry.
+    /// The next task for `worker`; while the queue is dry, the oldest running task is split
+    /// once it has run for [`SPLIT_AGE`]. `None`: wait (at most [`SPLIT_AGE`]) and ask again.
     fn next_task(&self, shared: &mut Shared<'t>, worker: usize) -> Option<(NodeId, Position)> {
         loop {
             if let Some(task) = shared.dag.next_task(worker) {
                 return Some(task);
             }
-            if shared.dag.root_value().is_some() || !shared.dag.deepen() {
+            let oldest = shared
+                .running
+                .iter()
+                .flatten()
+                .min_by_key(|(_, since)| *since);
+            let &(id, since) = oldest?;
+            if since.elapsed() < SPLIT_AGE || !shared.dag.split(id) {
                 return None;
             }
-            shared.deepenings += 1;
+            shared.splits += 1;
             self.refresh(shared);
         }
     }
@@ -177,11 +196,12 @@ impl<'t> Coordinator<'t> {
             let Some((id, position)) = self.next_task(&mut shared, worker) else {
                 shared = self
                     .changed
-                    .wait(shared)
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                    .wait_timeout(shared, SPLIT_AGE)
+                    .unwrap_or_else(|poisoned| poisoned.into_inner())
+                    .0;
                 continue;
             };
-            shared.running[worker] = Some(id);
+            shared.running[worker] = Some((id, Instant::now()));
             monitor.resume();
             drop(shared);
             let value = solver.try_solve(&position).map(|s| s.first_player_wins);
@@ -201,6 +221,7 @@ impl<'t> Coordinator<'t> {
     fn progress(&self, shared: &Shared<'t>) -> Progress {
         let dag = &shared.dag;
         let mover_goal = dag.node(0).position.mover() == Colour::White;
+        let (queued, speculative) = dag.queued();
         let root_moves = dag
             .root_moves()
             .into_iter()
@@ -218,7 +239,8 @@ impl<'t> Coordinator<'t> {
         Progress {
             elapsed: self.started.elapsed(),
             root_moves,
-            queued: dag.needed_queued(),
+            queued,
+            speculative,
             running: shared.running.iter().flatten().count(),
             done: shared.done,
             cancelled: shared.cancelled,
@@ -227,13 +249,15 @@ impl<'t> Coordinator<'t> {
             dag_nodes: dag.len(),
             dag_bytes: dag.bytes(),
             cutoff: dag.cutoff(),
-            deepenings: shared.deepenings,
+            deepest: dag.deepest(),
+            splits: shared.splits,
         }
     }
 }
 
 /// Solves `position` with `config.threads` workers over the shared `table`, calling
-/// `on_progress` every `config.progress_every` from the calling thread. `None` if the deadline
+/// `on_progress` every `config.progress_every` from the calling thread, and once more at the
+/// end. `None` if the deadline
 /// passed first (the table then holds only proven values).
 ///
 /// The value is the sequential solver's, whatever the number of threads: every value in the
@@ -263,7 +287,7 @@ pub fn solve(
             running: vec![None; config.threads],
             done: 0,
             cancelled: 0,
-            deepenings: 0,
+            splits: 0,
         }),
         changed: Condvar::new(),
         monitors: (0..config.threads).map(|_| Monitor::default()).collect(),
@@ -315,10 +339,13 @@ pub fn solve(
     for worker in worker_stats {
         stats += worker;
     }
+    // The tree's nodes are positions visited too (the sequential search would count them).
+    stats.nodes += shared.dag.len() as u64;
     stats.table += shared.dag.table_stats();
     let progress = coordinator.progress(&shared);
     let value = shared.dag.root_value();
     drop(shared);
+    on_progress(&progress);
     if abandoned {
         return None;
     }

@@ -78,12 +78,6 @@ impl AtomicBlock {
             huge_pages,
             mapping: (base, mapped),
         };
-        // Touch every page now: the page faults (and the kernel's clearing and compaction for
-        // huge pages, seconds for 1 GiB on a busy machine) then belong to setting the table up,
-        // not to the first positions searched.
-        for word in block.words().iter().step_by(4096 / 8) {
-            word.store(0, std::sync::atomic::Ordering::Relaxed);
-        }
         Some(block)
     }
 
@@ -101,6 +95,23 @@ impl AtomicBlock {
             len,
             huge_pages: false,
         })
+    }
+
+    /// Touches every page now, with `threads` threads at once: the page faults (and the
+    /// kernel's clearing and compaction for huge pages, seconds per GiB on a busy machine) then
+    /// belong to setting the table up, not to the first positions searched.
+    pub(crate) fn touch(&self, threads: usize) {
+        let words = self.words();
+        let chunk = words.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|scope| {
+            for part in words.chunks(chunk) {
+                scope.spawn(move || {
+                    for word in part.iter().step_by(4096 / 8) {
+                        word.store(0, std::sync::atomic::Ordering::Relaxed);
+                    }
+                });
+            }
+        });
     }
 
     /// The words.

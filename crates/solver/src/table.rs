@@ -224,7 +224,19 @@ impl TranspositionTable {
     }
 
     /// A table of at most `bytes` bytes: `S` is the largest prime with `S` buckets fitting.
+    /// Its pages are touched at once (see [`Self::with_threads`]).
     pub fn new(bytes: u64, replacement: Replacement) -> Result<TranspositionTable, TableError> {
+        Self::with_threads(bytes, replacement, 1)
+    }
+
+    /// [`Self::new`], with the pages touched by `threads` threads at once: the kernel's page
+    /// clearing (seconds per GiB on a busy machine) is paid here, in parallel, and not by the
+    /// first searches.
+    pub fn with_threads(
+        bytes: u64,
+        replacement: Replacement,
+        threads: usize,
+    ) -> Result<TranspositionTable, TableError> {
         let bucket_bytes = 8 * replacement.entries_per_bucket() as u64;
         let mut buckets = bytes / bucket_bytes;
         while buckets > MIN_BUCKETS && !is_prime(buckets) {
@@ -239,6 +251,7 @@ impl TranspositionTable {
         debug_assert!(key_bits <= MAX_KEY_BITS);
         let words = buckets as usize * replacement.entries_per_bucket();
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
+        entries.touch(threads);
         let two_pow_64_mod = ((1u128 << 64) % buckets as u128) as u64;
         let reciprocal = ((1u128 << 64) / buckets as u128) as u64;
         Ok(TranspositionTable {
