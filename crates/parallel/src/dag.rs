@@ -101,15 +101,6 @@ const NODE_BYTES: u64 = (std::mem::size_of::<Node>() + 40) as u64;
 /// Bytes of one parent–child link (an id in each list).
 const LINK_BYTES: u64 = 2 * std::mem::size_of::<NodeId>() as u64;
 
-/// What a walk did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct WalkReport {
-    /// Nodes expanded.
-    pub expanded: u64,
-    /// Tasks put in the queue (again, when a speculative task became needed).
-    pub queued: u64,
-}
-
 /// An entry of the queue: needed tasks before speculative ones, then by id.
 type QueueEntry = std::cmp::Reverse<(bool, NodeId)>;
 
@@ -133,8 +124,6 @@ pub struct Dag<'t> {
     budget: u64,
     /// Number of the current walk.
     walk: u64,
-    /// Nodes left unexpanded above the cutoff because the budget was spent.
-    pub over_budget: u64,
 }
 
 impl<'t> Dag<'t> {
@@ -160,7 +149,6 @@ impl<'t> Dag<'t> {
             bytes: 0,
             budget,
             walk: 0,
-            over_budget: 0,
         };
         dag.node_for(*root, 0);
         dag
@@ -212,8 +200,7 @@ impl<'t> Dag<'t> {
     pub fn queued(&self) -> (usize, usize) {
         let mut counts = (0, 0);
         for &std::cmp::Reverse((speculative, id)) in &self.queue {
-            let node = &self.nodes[id as usize];
-            let current = node.task == TaskState::Queued && node.queued_speculative == speculative;
+            let current = self.is_current_entry(speculative, id);
             match self.task_kind(id) {
                 Some(false) if current => counts.0 += 1,
                 Some(true) if current => counts.1 += 1,
@@ -224,10 +211,13 @@ impl<'t> Dag<'t> {
     }
 
     /// Every legal move at the root, in column order, with its child's node — or `None` for a
-    /// move [`examine`] leaves out (it loses at once), and for every move while the root is not
-    /// expanded (no move has been looked at).
+    /// move [`examine`] leaves out (it loses at once). Empty while the root is not expanded (no
+    /// move has been looked at).
     pub fn root_moves(&self) -> Vec<(Column, Option<NodeId>)> {
         let root = &self.nodes[0];
+        if !root.expanded {
+            return Vec::new();
+        }
         let mut moves: Vec<(Column, Option<NodeId>)> = root
             .position
             .playable()
@@ -364,8 +354,7 @@ impl<'t> Dag<'t> {
     /// cutoff, queues their tasks (again, if a speculative task became needed). Walks again
     /// while expanding proves something (a proof can change which nodes are needed).
     /// Afterwards [`Self::task_kind`] is current.
-    pub fn walk(&mut self) -> WalkReport {
-        let mut report = WalkReport::default();
+    pub fn walk(&mut self) {
         loop {
             self.walk += 1;
             let mut proved = false;
@@ -388,16 +377,12 @@ impl<'t> Dag<'t> {
                 if !node.expanded {
                     let room = self.bytes + NODE_BYTES * 16 + LINK_BYTES * 16 <= self.budget;
                     if (node.depth < self.cutoff || node.split) && room {
-                        report.expanded += 1;
                         if let Some(value) = self.expand(id) {
                             self.prove(id, value);
                             proved = true;
                             continue;
                         }
                     } else {
-                        if node.depth < self.cutoff {
-                            self.over_budget += 1;
-                        }
                         let queue_again = node.task == TaskState::Queued
                             && node.queued_speculative
                             && !speculative;
@@ -405,7 +390,6 @@ impl<'t> Dag<'t> {
                             node.task = TaskState::Queued;
                             node.queued_speculative = speculative;
                             self.queue.push(std::cmp::Reverse((speculative, id)));
-                            report.queued += 1;
                         }
                         continue;
                     }
@@ -437,7 +421,7 @@ impl<'t> Dag<'t> {
                 }
             }
             if !proved || self.root_value().is_some() {
-                return report;
+                return;
             }
         }
     }
@@ -450,13 +434,19 @@ impl<'t> Dag<'t> {
         open_task.then_some(node.speculative)
     }
 
+    /// Whether a queue entry is the node's current one (a task queued again as needed leaves
+    /// its speculative entry behind, stale).
+    fn is_current_entry(&self, speculative: bool, id: NodeId) -> bool {
+        let node = &self.nodes[id as usize];
+        node.task == TaskState::Queued && node.queued_speculative == speculative
+    }
+
     /// The queued task to run next — needed before speculative, smallest id first — marked as
     /// running on `worker`. Entries met on the way that are stale leave the queue (a later walk
     /// queues a task again if it becomes needed).
     pub fn next_task(&mut self, worker: usize) -> Option<(NodeId, Position)> {
         while let Some(std::cmp::Reverse((speculative, id))) = self.queue.pop() {
-            let node = &self.nodes[id as usize];
-            if node.task != TaskState::Queued || node.queued_speculative != speculative {
+            if !self.is_current_entry(speculative, id) {
                 continue; // a stale entry: the task was queued again as needed
             }
             if self.task_kind(id) == Some(speculative) {

@@ -234,7 +234,6 @@ impl<'t> Coordinator<'t> {
                     Some(Some(_)) => MoveStatus::Refuted,
                 },
             })
-            .filter(|_| dag.node(0).expanded)
             .collect();
         Progress {
             elapsed: self.started.elapsed(),
