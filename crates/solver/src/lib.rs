@@ -3,7 +3,9 @@
 //! The sequential solver of Connect Four 3D, as the report describes it and then better:
 //!
 //! - [`search`]: binary minimax for "does the first player win?", with the decisive situations
-//!   of DESIGN §4 read off the bitboards;
+//!   of DESIGN §4 read off the bitboards — and the same search for "is the first player's
+//!   score at least t?";
+//! - [`score`]: win/draw/loss and exact scores, by a few such questions over a table of bounds;
 //! - [`ordering`]: the report's line-score move ordering, insertion sort, best first;
 //! - [`rules`]: static proofs that the second player holds (claimeven and baseinverse on the
 //!   76 lines), each a strategy for black checked against every line white could complete;
@@ -18,8 +20,10 @@
 mod memory;
 pub mod ordering;
 pub mod rules;
+pub mod score;
 pub mod search;
 pub mod table;
 
-pub use search::{examine, Examined, Monitor, SearchStats, Solution, Solver};
-pub use table::{Replacement, TableError, TableStats, TranspositionTable};
+pub use score::{Mode, ScoreRange, Valuation};
+pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};
+pub use table::{Bound, Format, Replacement, TableError, TableStats, TranspositionTable};

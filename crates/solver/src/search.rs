@@ -20,7 +20,7 @@ use score4_board::{BitBoard, Cell, Colour, Position};
 
 use crate::ordering::order_moves;
 use crate::rules::{follow_up_holds, zugzwang_on_odd_threat};
-use crate::table::{Slot, TableStats, TranspositionTable};
+use crate::table::{Bound, Slot, TableStats, TranspositionTable};
 
 /// What a search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -135,6 +135,11 @@ impl<'t> Solver<'t> {
         }
     }
 
+    /// The format of the table's entries.
+    pub fn table_format(&self) -> crate::table::Format {
+        self.table.format()
+    }
+
     /// Counters since this searcher was made.
     pub fn stats(&self) -> SearchStats {
         self.stats
@@ -159,19 +164,30 @@ impl<'t> Solver<'t> {
     /// table holds only values that were proven before the interruption. The clock is read
     /// every few thousand nodes, so the search may overrun `deadline` by a millisecond or so.
     pub fn solve_within(&mut self, position: &Position, deadline: Instant) -> Option<Solution> {
-        self.deadline = Some(deadline);
+        self.set_deadline(Some(deadline));
         let solution = self.try_solve(position);
-        self.deadline = None;
+        self.set_deadline(None);
         solution
     }
 
     /// [`Self::solve`], unless the monitor's stop flag ([`Self::with_monitor`]) is raised or the deadline
     /// passes first: then `None`, and the table holds only values proven before that.
     pub fn try_solve(&mut self, position: &Position) -> Option<Solution> {
+        self.attempt(|solver| solver.solve(position))
+    }
+
+    /// Runs `search` unless the stop flag is raised or the deadline passes first: then `None`
+    /// (whatever `search` returned is meaningless, and nothing it stored is).
+    pub(crate) fn attempt<R>(&mut self, search: impl FnOnce(&mut Self) -> R) -> Option<R> {
         self.check_clock();
-        let solution = (!self.interrupted).then(|| self.solve(position));
+        let result = (!self.interrupted).then(|| search(self));
         let interrupted = std::mem::take(&mut self.interrupted);
-        solution.filter(|_| !interrupted)
+        result.filter(|_| !interrupted)
+    }
+
+    /// Sets (or with `None` clears) the deadline of the searches to come.
+    pub(crate) fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// Reads the clock and the monitor: sets `interrupted` once the deadline has passed or the
@@ -190,32 +206,49 @@ impl<'t> Solver<'t> {
     /// Whether the first player (white) wins `position` with best play; a draw counts as not a
     /// win.
     ///
-    /// Contract: nobody has four in a line. Every position visited counts as one node.
+    /// Contract: nobody has four in a line, and the table's format is [`Format::Binary`]. Every
+    /// position visited counts as one node.
     pub fn first_player_wins(&mut self, position: &Position) -> bool {
-        self.search(position, None)
+        self.search(position, None, FirstPlayerWins)
     }
 
-    /// [`Self::first_player_wins`], given the position's table slot if the caller computed it.
-    fn search(&mut self, position: &Position, slot: Option<Slot>) -> bool {
+    /// Whether the first player's exact score (DESIGN §2: a win with the winner's `k`-th stone
+    /// scores `33 - k`, for the first player positive, for the second negative) is at least
+    /// `threshold`. `first_player_wins` is the question at threshold 1.
+    ///
+    /// Contract: nobody has four in a line, and the table's format is [`Format::Bounds`].
+    pub fn score_at_least(&mut self, position: &Position, threshold: i32) -> bool {
+        self.search(position, None, AtLeast(threshold))
+    }
+
+    /// The search of every question: whether the first player's score is at least
+    /// `question.threshold()`, given the position's table slot if the caller computed it.
+    fn search<Q: Question>(
+        &mut self,
+        position: &Position,
+        slot: Option<Slot>,
+        question: Q,
+    ) -> bool {
         self.stats.nodes += 1;
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
         }
-        let moves = match examine(position) {
+        let moves = match examine_at_least(position, question.threshold()) {
             Examined::Settled(value) => return value,
             Examined::Moves(moves) => moves,
         };
         let white_to_move = position.mover() == Colour::White;
+        // The answers meaning "the mover reaches its goal" and "the mover fails".
         let (mover_wins, mover_loses) = (white_to_move, !white_to_move);
         if !moves.has_several() {
             // A forced move: no choice to remember in the table.
             let cell = moves.first().expect("one move");
-            return self.search(&position.after(cell), None);
+            return self.search(&position.after(cell), None, question);
         }
 
         let table = self.table;
         let slot = slot.unwrap_or_else(|| table.slot(position.canonical_key()));
-        if let Some(value) = table.probe(slot, &mut self.stats.table) {
+        if let Some(value) = question.probe(table, slot, &mut self.stats.table) {
             return value;
         }
         let nodes_before = self.stats.nodes;
@@ -238,9 +271,9 @@ impl<'t> Solver<'t> {
             let Some(child_slot) = *child_slot else {
                 continue;
             };
-            match table.probe(child_slot, &mut self.stats.table) {
+            match question.probe(table, child_slot, &mut self.stats.table) {
                 Some(value) if value == mover_wins => {
-                    table.store(slot, mover_wins, 1, &mut self.stats.table);
+                    question.store(table, slot, mover_wins, 1, &mut self.stats.table);
                     return mover_wins;
                 }
                 Some(_) => known_losing |= 1 << i,
@@ -255,7 +288,7 @@ impl<'t> Solver<'t> {
             }
             let mut child = *position;
             child.play_creating(Cell::from_index(cell), order.threats_created(i));
-            let child_value = self.search(&child, child_slots[i]);
+            let child_value = self.search(&child, child_slots[i], question);
             if self.interrupted {
                 return child_value; // meaningless; nothing is stored on the way up
             }
@@ -265,15 +298,92 @@ impl<'t> Solver<'t> {
             }
         }
         let subtree = self.stats.nodes - nodes_before;
-        table.store(slot, value, subtree, &mut self.stats.table);
+        question.store(table, slot, value, subtree, &mut self.stats.table);
         value
+    }
+}
+
+/// The question a search answers at every node, "is the first player's score at least the
+/// threshold?", and how its answers live in the table. Each kind is its own monomorphised
+/// search: the report's question pays nothing for the others.
+trait Question: Copy {
+    /// The threshold.
+    fn threshold(self) -> i32;
+    /// The table's answer at `slot`, if it has one.
+    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<bool>;
+    /// Records the answer at `slot`, found with a subtree of `nodes` nodes.
+    fn store(
+        self,
+        table: &TranspositionTable,
+        slot: Slot,
+        answer: bool,
+        nodes: u64,
+        stats: &mut TableStats,
+    );
+}
+
+/// The report's question (threshold 1) over a [`Format::Binary`] table.
+#[derive(Clone, Copy)]
+struct FirstPlayerWins;
+
+impl Question for FirstPlayerWins {
+    #[inline(always)]
+    fn threshold(self) -> i32 {
+        1
+    }
+    #[inline(always)]
+    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<bool> {
+        table.probe(slot, stats)
+    }
+    #[inline(always)]
+    fn store(
+        self,
+        table: &TranspositionTable,
+        slot: Slot,
+        answer: bool,
+        nodes: u64,
+        stats: &mut TableStats,
+    ) {
+        table.store(slot, answer, nodes, stats)
+    }
+}
+
+/// Any threshold, over a [`Format::Bounds`] table: a yes is a lower bound, a no an upper one.
+#[derive(Clone, Copy)]
+struct AtLeast(i32);
+
+impl Question for AtLeast {
+    #[inline(always)]
+    fn threshold(self) -> i32 {
+        self.0
+    }
+    #[inline(always)]
+    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<bool> {
+        table.probe_at_least(slot, self.0, stats)
+    }
+    #[inline(always)]
+    fn store(
+        self,
+        table: &TranspositionTable,
+        slot: Slot,
+        answer: bool,
+        nodes: u64,
+        stats: &mut TableStats,
+    ) {
+        let bound = if answer {
+            Bound::Lower(self.0)
+        } else {
+            Bound::Upper(self.0 - 1)
+        };
+        table.store_bound(slot, bound, nodes, stats)
     }
 }
 
 /// What can be said of a position before any move is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Examined {
-    /// The value is known without a search: `true` if the first player wins.
+    /// The answer is known without a search: `true` if the first player wins (for
+    /// [`examine_at_least`]: if the first player's score reaches the threshold).
     Settled(bool),
     /// The moves that must be searched (at least one): every other legal move loses for the
     /// mover, or is no better than one of these.
@@ -289,26 +399,46 @@ pub enum Examined {
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
 pub fn examine(position: &Position) -> Examined {
+    examine_at_least(position, 1)
+}
+
+/// [`examine`] for the question "is the first player's score at least `threshold`?"
+/// (`examine` asks it at 1): `Settled(answer)`, or the moves to search.
+///
+/// Every situation that ends the game within two plies has an exact score; the static rules
+/// bound the score (black holds: at most 0; white's zugzwang: at least 1) and answer only the
+/// thresholds their bound decides. Pruned moves (below an opponent threat, or not blocking an
+/// opening) lose to the opponent's next stone, the worst score the mover can get, so they are
+/// never better than the moves kept: the pruning is sound for exact scores too.
+///
+/// Contract: nobody has four in a line in `position`.
+#[inline(always)]
+pub fn examine_at_least(position: &Position, threshold: i32) -> Examined {
     let me = position.mover();
     let white_to_move = me == Colour::White;
-    // The values of "the mover wins" and "the mover loses", for the first player.
-    let (mover_wins, mover_loses) = (white_to_move, !white_to_move);
+    // The first player's score from the mover's.
+    let for_white = |score: i32| if white_to_move { score } else { -score };
+    let stones = position.count() as i32;
+    // Stones of the mover and of the opponent; a win with the k-th stone scores 33 - k.
+    let (mine, theirs) = (stones / 2, stones - stones / 2);
 
     let playable = position.playable();
     // The mover has an opening: it wins at once.
     if !(position.threats(me) & playable).is_empty() {
-        return Examined::Settled(mover_wins);
+        return Examined::Settled(for_white(32 - mine) >= threshold);
     }
     if playable.is_empty() {
-        return Examined::Settled(false); // full board, no four: a draw
+        return Examined::Settled(0 >= threshold); // full board, no four: a draw
     }
+    // The mover's score when the opponent wins with its next stone.
+    let lost_at_once = -(32 - theirs);
     let their_threats = position.threats(me.other());
     let their_openings = their_threats & playable;
     let moves = if !their_openings.is_empty() {
         // Two openings cannot both be blocked; one must be, and blocking it loses if the
         // cell above is also theirs to win on.
         if their_openings.has_several() || !(their_openings.up() & their_threats).is_empty() {
-            return Examined::Settled(mover_loses);
+            return Examined::Settled(for_white(lost_at_once) >= threshold);
         }
         their_openings
     } else {
@@ -316,35 +446,59 @@ pub fn examine(position: &Position) -> Examined {
         playable & !their_threats.down()
     };
     if moves.is_empty() {
-        return Examined::Settled(mover_loses);
+        return Examined::Settled(for_white(lost_at_once) >= threshold);
     }
-    // The first player cannot win once the second has a stone in every line, nor with the
-    // 63rd stone if it is not an opening now (the 64th is the second player's).
-    let stones = position.count();
-    if position.live_lines(Colour::White) == 0 || stones >= 62 {
+    // The first player's score lies between these: the mover wins at the earliest with its
+    // stone after next, the opponent with its next one. At threshold 1 the upper end reads:
+    // the first player cannot win with the 63rd stone if it is not an opening now (the 64th is
+    // the second player's).
+    let (best, worst) = (31 - mine, lost_at_once);
+    let (highest, lowest) = if white_to_move {
+        (best, worst)
+    } else {
+        (-worst, -best)
+    };
+    if highest < threshold {
         return Examined::Settled(false);
     }
-    // The static rules of `crate::rules`, at this node or after one move of the mover.
+    if lowest >= threshold {
+        return Examined::Settled(true);
+    }
+    // A player with no line left cannot win: the first player's score is at most 0, or for
+    // the second player at least 0.
+    if threshold >= 1 && position.live_lines(Colour::White) == 0 {
+        return Examined::Settled(false);
+    }
+    if threshold <= 0 && position.live_lines(Colour::Black) == 0 {
+        return Examined::Settled(true);
+    }
+    // The static rules of `crate::rules`, at this node or after one move of the mover: black
+    // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
+    let (holds_decides, zugzwang_decides) = (threshold >= 1, threshold <= 1);
     if white_to_move {
-        if follow_up_holds(position) {
+        if holds_decides && follow_up_holds(position) {
             return Examined::Settled(false);
         }
-        for cell in moves {
-            if zugzwang_on_odd_threat(&position.after(cell)) {
-                return Examined::Settled(true);
+        if zugzwang_decides {
+            for cell in moves {
+                if zugzwang_on_odd_threat(&position.after(cell)) {
+                    return Examined::Settled(true);
+                }
             }
         }
     } else {
-        if zugzwang_on_odd_threat(position) {
+        if zugzwang_decides && zugzwang_on_odd_threat(position) {
             // The two rules prove opposite values: they must never both apply.
             debug_assert!(!moves
                 .iter()
                 .any(|cell| follow_up_holds(&position.after(cell))));
             return Examined::Settled(true);
         }
-        for cell in moves {
-            if follow_up_holds(&position.after(cell)) {
-                return Examined::Settled(false);
+        if holds_decides {
+            for cell in moves {
+                if follow_up_holds(&position.after(cell)) {
+                    return Examined::Settled(false);
+                }
             }
         }
     }

@@ -7,7 +7,10 @@
 //! ┌──────────── entry 0 ────────────┬──────────── entry 1 ────────────┐   TWOBIG: 16 bytes
 //! │ key mod 2^k │ work (5) │ value  │ key mod 2^k │ work (5) │ value  │   NEW, BIG: one entry
 //! └─────────────────────────────────┴─────────────────────────────────┘
-//!   bits 63..6    bits 5..1  bit 0
+//!   bits 63..6    bits 5..1  bit 0                           (Format::Binary)
+//!
+//! │ key mod 2^k │ work (3) │ bound (7) │                     (Format::Bounds)
+//!   bits 63..10   bits 9..7  bits 6..0
 //! ```
 //!
 //! - The key is the 80-bit canonical compact key. The bucket index is `key mod S` and an entry
@@ -16,13 +19,19 @@
 //!   position** (up to symmetry), never a look-alike.
 //! - `work` is `1 + ⌊log2(nodes of the subtree)⌋`, capped at 31; an entry of all zeros is empty
 //!   (a stored entry has work ≥ 1).
-//! - `value` is 1 when the first player wins.
+//! - [`Format::Binary`] (the report's question): `value` is 1 when the first player wins.
+//! - [`Format::Bounds`] (win/draw/loss and exact scores): one bound on the first player's
+//!   score `v` (DESIGN §2), a lower bound (`v ≥ b`) or an upper bound (`v ≤ b`), coded as
+//!   `1 + 2·(b + 31) + lower` for `b` in `-31..=31` — every score of a position with at least
+//!   two stones lies there, and a bound outside says nothing, so it is not stored. Its work is
+//!   `⌈(1 + ⌊log2 nodes⌋) / 3⌉`, capped at 7. Four more payload bits mean four fewer key bits,
+//!   so the smallest table is 16 times larger: 512 MiB (NEW, BIG) or 1 GiB (TWOBIG).
 //! - Each entry is read and written with one relaxed atomic 64-bit access, so threads can share
 //!   the table: an entry read is always an entry some thread wrote whole. Races can only lose an
 //!   entry or keep a worse one, never make a wrong hit.
 //!
-//! 58 bits are left for `key mod 2^k`, so `S ≥ 2^22`: the smallest table is 32 MiB (NEW, BIG) or
-//! 64 MiB (TWOBIG).
+//! In the binary format 58 bits are left for `key mod 2^k`, so `S ≥ 2^22`: the smallest table is
+//! 32 MiB (NEW, BIG) or 64 MiB (TWOBIG).
 
 use std::fmt;
 use std::str::FromStr;
@@ -81,6 +90,82 @@ impl FromStr for Replacement {
     }
 }
 
+/// What an entry holds besides its key bits (see the module documentation for the layouts).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Format {
+    /// One bit: whether the first player wins (the report's binary question).
+    Binary,
+    /// One bound on the first player's score, for win/draw/loss and exact scores.
+    Bounds,
+}
+
+impl Format {
+    /// Bits of an entry below its key bits.
+    const fn payload_bits(self) -> u32 {
+        match self {
+            Format::Binary => 6,
+            Format::Bounds => 10,
+        }
+    }
+
+    /// The bits of an entry that hold its work (compared by the replacement schemes).
+    const fn work_mask(self) -> u64 {
+        match self {
+            Format::Binary => 0b11_1110,
+            Format::Bounds => 0b11_1000_0000,
+        }
+    }
+
+    /// Smallest bucket count: `S · 2^k ≥ 2^80` with `k = 64 - payload bits`.
+    const fn min_buckets(self) -> u64 {
+        1 << (80 - (64 - self.payload_bits()))
+    }
+}
+
+/// A bound on the first player's score, as held by a [`Format::Bounds`] entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is at least this.
+    Lower(i32),
+    /// The score is at most this.
+    Upper(i32),
+}
+
+impl Bound {
+    /// Largest bound magnitude an entry holds.
+    const LIMIT: i32 = 31;
+
+    /// The 7-bit code of the module documentation, `None` for a bound that says nothing.
+    fn code(self) -> Option<u64> {
+        let (b, lower) = match self {
+            Bound::Lower(b) => (b, 1),
+            Bound::Upper(b) => (b, 0),
+        };
+        (-Self::LIMIT..=Self::LIMIT)
+            .contains(&b)
+            .then(|| 1 + 2 * (b + Self::LIMIT) as u64 + lower)
+    }
+
+    fn from_code(code: u64) -> Bound {
+        let b = ((code - 1) / 2) as i32 - Self::LIMIT;
+        if code & 1 == 0 {
+            Bound::Lower(b)
+        } else {
+            Bound::Upper(b)
+        }
+    }
+
+    /// What the bound says of "is the score at least `threshold`?", if anything.
+    #[inline(always)]
+    pub fn answers(self, threshold: i32) -> Option<bool> {
+        match self {
+            Bound::Lower(b) if b >= threshold => Some(true),
+            Bound::Upper(b) if b < threshold => Some(false),
+            _ => None,
+        }
+    }
+}
+
 /// Why a table cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TableError {
@@ -116,20 +201,13 @@ impl fmt::Display for TableError {
 
 impl std::error::Error for TableError {}
 
-/// Bits of an entry below the stored key: the value bit and 5 bits of work.
-const PAYLOAD_BITS: u32 = 6;
-const WORK_MASK: u64 = 0b11_1110;
-/// Largest number of key bits an entry can hold.
-const MAX_KEY_BITS: u32 = 64 - PAYLOAD_BITS;
-/// Smallest bucket count: `2^(80 - MAX_KEY_BITS)`.
-const MIN_BUCKETS: u64 = 1 << (80 - MAX_KEY_BITS);
-
 /// Counters of table use, kept by each searcher and added up.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TableStats {
     /// Look-ups.
     pub probes: u64,
-    /// Look-ups that found the position.
+    /// Look-ups that found the position (in the bounds format: with a bound that answers the
+    /// question asked).
     pub hits: u64,
     /// Entries written.
     pub stores: u64,
@@ -170,7 +248,8 @@ impl std::ops::AddAssign for TableStats {
     }
 }
 
-/// A transposition table for the binary question "does the first player win?".
+/// A transposition table for the binary question "does the first player win?"
+/// ([`Format::Binary`]) or for bounds on the first player's score ([`Format::Bounds`]).
 pub struct TranspositionTable {
     entries: AtomicBlock,
     /// `S`: the number of buckets, a prime.
@@ -182,6 +261,9 @@ pub struct TranspositionTable {
     /// `k`: key bits stored per entry.
     key_bits: u32,
     replacement: Replacement,
+    format: Format,
+    /// The payload bits of an entry (below the key bits).
+    payload_mask: u64,
 }
 
 impl fmt::Debug for TranspositionTable {
@@ -190,6 +272,7 @@ impl fmt::Debug for TranspositionTable {
             .field("buckets", &self.buckets)
             .field("key_bits", &self.key_bits)
             .field("replacement", &self.replacement)
+            .field("format", &self.format)
             .field("huge_pages", &self.huge_pages())
             .finish()
     }
@@ -214,9 +297,14 @@ fn is_prime(n: u64) -> bool {
 }
 
 impl TranspositionTable {
-    /// The smallest table, in bytes, for `replacement`.
+    /// The smallest table, in bytes, for `replacement` (binary format).
     pub fn minimum_bytes(replacement: Replacement) -> u64 {
-        let mut s = MIN_BUCKETS + 1;
+        Self::minimum_bytes_for(replacement, Format::Binary)
+    }
+
+    /// The smallest table, in bytes, for `replacement` and `format`.
+    pub fn minimum_bytes_for(replacement: Replacement, format: Format) -> u64 {
+        let mut s = format.min_buckets() + 1;
         while !is_prime(s) {
             s += 1;
         }
@@ -237,18 +325,29 @@ impl TranspositionTable {
         replacement: Replacement,
         threads: usize,
     ) -> Result<TranspositionTable, TableError> {
+        Self::with_format(bytes, replacement, Format::Binary, threads)
+    }
+
+    /// [`Self::with_threads`] with entries of `format`.
+    pub fn with_format(
+        bytes: u64,
+        replacement: Replacement,
+        format: Format,
+        threads: usize,
+    ) -> Result<TranspositionTable, TableError> {
+        let min_buckets = format.min_buckets();
         let bucket_bytes = 8 * replacement.entries_per_bucket() as u64;
         let mut buckets = bytes / bucket_bytes;
-        while buckets > MIN_BUCKETS && !is_prime(buckets) {
+        while buckets > min_buckets && !is_prime(buckets) {
             buckets -= 1;
         }
-        if buckets <= MIN_BUCKETS {
-            let minimum = Self::minimum_bytes(replacement);
+        if buckets <= min_buckets {
+            let minimum = Self::minimum_bytes_for(replacement, format);
             return Err(TableError::TooSmall { bytes, minimum });
         }
         // S is an odd prime, not a power of two, so S · 2^(80 - ⌊log2 S⌋) > 2^80.
         let key_bits = 80 - (63 - buckets.leading_zeros());
-        debug_assert!(key_bits <= MAX_KEY_BITS);
+        debug_assert!(key_bits + format.payload_bits() <= 64);
         let words = buckets as usize * replacement.entries_per_bucket();
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
         entries.touch(threads);
@@ -261,6 +360,8 @@ impl TranspositionTable {
             reciprocal,
             key_bits,
             replacement,
+            format,
+            payload_mask: (1 << format.payload_bits()) - 1,
         })
     }
 
@@ -277,6 +378,11 @@ impl TranspositionTable {
     /// The replacement scheme.
     pub fn replacement(&self) -> Replacement {
         self.replacement
+    }
+
+    /// What the entries hold.
+    pub fn format(&self) -> Format {
+        self.format
     }
 
     /// Bytes of entries.
@@ -330,7 +436,7 @@ impl TranspositionTable {
         let stored = low & ((1u64 << self.key_bits) - 1);
         Slot {
             first: bucket as usize * self.replacement.entries_per_bucket(),
-            tag: stored << PAYLOAD_BITS,
+            tag: stored << self.format.payload_bits(),
         }
     }
 
@@ -365,32 +471,93 @@ impl TranspositionTable {
         let _ = slot;
     }
 
+    /// The entry of the position at `slot`, if present.
+    #[inline(always)]
+    fn find(&self, slot: Slot) -> Option<u64> {
+        let words = self.entries.words();
+        (0..self.replacement.entries_per_bucket())
+            .map(|i| words[slot.first + i].load(Relaxed))
+            .find(|&entry| entry != 0 && entry & !self.payload_mask == slot.tag)
+    }
+
     /// The stored value of the position at `slot` (`true`: the first player wins), if present.
+    ///
+    /// Contract: the table's format is [`Format::Binary`].
     #[inline(always)]
     pub fn probe(&self, slot: Slot, stats: &mut TableStats) -> Option<bool> {
+        debug_assert_eq!(self.format, Format::Binary);
         stats.probes += 1;
-        let words = self.entries.words();
-        for i in 0..self.replacement.entries_per_bucket() {
-            let entry = words[slot.first + i].load(Relaxed);
-            if entry != 0 && entry & !PAYLOAD_MASK == slot.tag {
-                stats.hits += 1;
-                return Some(entry & 1 != 0);
-            }
-        }
-        None
+        let entry = self.find(slot)?;
+        stats.hits += 1;
+        Some(entry & 1 != 0)
+    }
+
+    /// The stored bound on the first player's score of the position at `slot`, if present.
+    ///
+    /// Contract: the table's format is [`Format::Bounds`].
+    #[inline(always)]
+    pub fn probe_bound(&self, slot: Slot) -> Option<Bound> {
+        debug_assert_eq!(self.format, Format::Bounds);
+        let entry = self.find(slot)?;
+        Some(Bound::from_code(entry & 0x7F))
+    }
+
+    /// Whether the first player's score of the position at `slot` is at least `threshold`, if
+    /// the stored bound says so either way.
+    ///
+    /// Contract: the table's format is [`Format::Bounds`].
+    #[inline(always)]
+    pub fn probe_at_least(
+        &self,
+        slot: Slot,
+        threshold: i32,
+        stats: &mut TableStats,
+    ) -> Option<bool> {
+        stats.probes += 1;
+        let answer = self.probe_bound(slot)?.answers(threshold);
+        stats.hits += answer.is_some() as u64;
+        answer
     }
 
     /// Records the value of the position at `slot`, whose subtree took `nodes` nodes.
+    ///
+    /// Contract: the table's format is [`Format::Binary`].
     #[inline(always)]
     pub fn store(&self, slot: Slot, first_player_wins: bool, nodes: u64, stats: &mut TableStats) {
-        stats.stores += 1;
+        debug_assert_eq!(self.format, Format::Binary);
         let work = (64 - nodes.leading_zeros()).min(31) as u64; // 1 + ⌊log2 nodes⌋ for nodes ≥ 1
-        let entry = slot.tag | work.max(1) << 1 | first_player_wins as u64;
+        self.store_entry(
+            slot,
+            slot.tag | work.max(1) << 1 | first_player_wins as u64,
+            stats,
+        );
+    }
+
+    /// Records a bound on the first player's score of the position at `slot`, whose subtree
+    /// took `nodes` nodes. A bound that says nothing (outside `-31..=31`) is not stored.
+    ///
+    /// Contract: the table's format is [`Format::Bounds`].
+    #[inline(always)]
+    pub fn store_bound(&self, slot: Slot, bound: Bound, nodes: u64, stats: &mut TableStats) {
+        debug_assert_eq!(self.format, Format::Bounds);
+        let Some(code) = bound.code() else {
+            return;
+        };
+        let bits = 64 - nodes.leading_zeros() as u64; // 1 + ⌊log2 nodes⌋ for nodes ≥ 1
+        let work = bits.div_ceil(3).clamp(1, 7);
+        self.store_entry(slot, slot.tag | work << 7 | code, stats);
+    }
+
+    /// Writes `entry` (of the position at `slot`) by the replacement scheme.
+    #[inline(always)]
+    fn store_entry(&self, slot: Slot, entry: u64, stats: &mut TableStats) {
+        stats.stores += 1;
         let words = self.entries.words();
         let first = &words[slot.first];
         let old = first.load(Relaxed);
-        let work_of = |e: u64| e & WORK_MASK;
-        let differs = |e: u64| e != 0 && e & !PAYLOAD_MASK != slot.tag;
+        let work_mask = self.format.work_mask();
+        let work_of = |e: u64| e & work_mask;
+        let differs = |e: u64| e != 0 && e & !self.payload_mask != slot.tag;
         match self.replacement {
             Replacement::New => {
                 stats.replacements += differs(old) as u64;
@@ -424,8 +591,6 @@ impl TranspositionTable {
     }
 }
 
-const PAYLOAD_MASK: u64 = (1 << PAYLOAD_BITS) - 1;
-
 /// Where a key lives in a [`TranspositionTable`]: its first entry and its tag (stored key bits,
 /// shifted into place). Computed once per node, used by prefetch, probe and store.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -456,7 +621,7 @@ mod tests {
                 assert!(t.bytes() <= bytes);
                 // S · 2^k ≥ 2^80, and the tag fits beside the payload.
                 assert!((t.buckets() as u128) << t.key_bits() >= 1u128 << 80);
-                assert!(t.key_bits() + PAYLOAD_BITS <= 64);
+                assert!(t.key_bits() + Format::Binary.payload_bits() <= 64);
             }
         }
         let too_small = TranspositionTable::minimum_bytes(Replacement::TwoBig) - 16;
@@ -498,7 +663,7 @@ mod tests {
             let slot = t.slot(key);
             assert_eq!(slot.first as u128, key % t.buckets() as u128);
             assert_eq!(
-                slot.tag >> PAYLOAD_BITS,
+                slot.tag >> t.format().payload_bits(),
                 (key & ((1 << t.key_bits()) - 1)) as u64
             );
         }
@@ -563,5 +728,68 @@ mod tests {
                 ),
             }
         }
+    }
+
+    #[test]
+    fn bound_codes_round_trip_and_answer_thresholds() {
+        for b in -31..=31 {
+            for bound in [Bound::Lower(b), Bound::Upper(b)] {
+                let code = bound.code().unwrap();
+                assert!((1..128).contains(&code));
+                assert_eq!(Bound::from_code(code), bound);
+                for t in -33..=33 {
+                    let expected = match bound {
+                        Bound::Lower(b) => (b >= t).then_some(true),
+                        Bound::Upper(b) => (b < t).then_some(false),
+                    };
+                    assert_eq!(bound.answers(t), expected, "{bound:?} at {t}");
+                }
+            }
+        }
+        assert_eq!(Bound::Lower(-32).code(), None);
+        assert_eq!(Bound::Upper(32).code(), None);
+    }
+
+    #[test]
+    fn colliding_keys_never_hit_each_other_in_the_bounds_format() {
+        for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
+            let bytes = TranspositionTable::minimum_bytes_for(replacement, Format::Bounds);
+            let t = TranspositionTable::with_format(bytes, replacement, Format::Bounds, 2).unwrap();
+            assert!((t.buckets() as u128) << t.key_bits() >= 1u128 << 80);
+            let s = t.buckets() as u128;
+            let k = t.key_bits();
+            let base: u128 = 0x0BCD_0123_4567_89AB_CDEF & ((1 << 80) - 1);
+            let keys: Vec<u128> = (1..40)
+                .map(|j| (base + j * s) & ((1 << 80) - 1))
+                .chain((1..40).map(|j| (base + (j << k)) & ((1 << 80) - 1)))
+                .collect();
+            let bound_of = |i: usize| {
+                let b = (i as i32 * 7) % 63 - 31;
+                if i.is_multiple_of(2) {
+                    Bound::Lower(b)
+                } else {
+                    Bound::Upper(b)
+                }
+            };
+            let mut stats = TableStats::default();
+            for (i, &key) in keys.iter().enumerate() {
+                t.store_bound(t.slot(key), bound_of(i), 1 << (i % 20), &mut stats);
+            }
+            let mut found = 0;
+            for (i, &key) in keys.iter().enumerate() {
+                if let Some(bound) = t.probe_bound(t.slot(key)) {
+                    assert_eq!(bound, bound_of(i), "{replacement}: key {key:#x}");
+                    found += 1;
+                }
+            }
+            assert!(found >= 2, "{replacement}: the last stores are kept");
+            let stranger = (base + 1000 * s) & ((1 << 80) - 1);
+            assert_eq!(t.probe_bound(t.slot(stranger)), None);
+        }
+        let too_small = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds) - 8;
+        assert!(matches!(
+            TranspositionTable::with_format(too_small, Replacement::New, Format::Bounds, 1),
+            Err(TableError::TooSmall { .. })
+        ));
     }
 }

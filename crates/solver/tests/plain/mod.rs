@@ -2,7 +2,8 @@
 //!
 //! Its own board (a cell array, column heights, and one bit set per player as the table key), its
 //! own list of lines (by coordinates), full negamax with alpha-beta over win/draw/loss, an
-//! exact-key `HashMap` of bounds. No symmetry, no decisive-situation rules, no move ordering
+//! exact-key `HashMap` of bounds. Values are win/draw/loss ([`PlainSolver::new`]) or exact
+//! scores ([`PlainSolver::exact`]: a win with the winner's `k`-th stone scores `33 - k`). No symmetry, no decisive-situation rules, no move ordering
 //! beyond column order. It is slow and obviously right, and the fast solver must agree with it.
 
 use std::collections::HashMap;
@@ -68,6 +69,10 @@ pub struct PlainSolver {
     heights: [usize; 16],
     stones: usize,
     table: HashMap<[u64; 2], (i8, i8), BuildHasherDefault<WordHasher>>,
+    /// Whether values are exact scores (else win 1, draw 0, loss -1).
+    exact: bool,
+    /// The largest value: 1, or 32 for exact scores (no win scores more).
+    top: i8,
     /// Positions visited.
     pub nodes: u64,
 }
@@ -76,6 +81,16 @@ impl PlainSolver {
     /// A solver for the position reached by `moves` (columns `0..16`), which must be legal and
     /// not finished.
     pub fn new(moves: &[u8]) -> PlainSolver {
+        Self::with_values(moves, false)
+    }
+
+    /// [`Self::new`], with exact scores for values.
+    #[allow(dead_code)] // not every test binary asks for scores
+    pub fn exact(moves: &[u8]) -> PlainSolver {
+        Self::with_values(moves, true)
+    }
+
+    fn with_values(moves: &[u8], exact: bool) -> PlainSolver {
         let all = lines();
         let lines_through = (0..64)
             .map(|cell| all.iter().filter(|l| l.contains(&cell)).copied().collect())
@@ -87,6 +102,8 @@ impl PlainSolver {
             heights: [0; 16],
             stones: 0,
             table: HashMap::default(),
+            exact,
+            top: if exact { 32 } else { 1 },
             nodes: 0,
         };
         for &column in moves {
@@ -125,21 +142,30 @@ impl PlainSolver {
         if self.stones == 64 {
             return 0;
         }
-        let (lower, upper) = self.table.get(&self.sets).copied().unwrap_or((-1, 1));
+        let (lower, upper) = self
+            .table
+            .get(&self.sets)
+            .copied()
+            .unwrap_or((-self.top, self.top));
         if lower == upper || lower >= beta {
             return lower;
         }
         if upper <= alpha {
             return upper;
         }
-        let mut best = -1;
+        let mut best = -self.top;
         let mut window_low = alpha;
         for column in 0..16 {
             if self.heights[column] == 4 {
                 continue;
             }
             let value = if self.play_wins(column) {
-                1
+                // The winner's stone count is half the stones, rounded up.
+                if self.exact {
+                    33 - self.stones.div_ceil(2) as i8
+                } else {
+                    1
+                }
             } else {
                 -self.negamax(-beta, -window_low)
             };
@@ -164,10 +190,18 @@ impl PlainSolver {
     /// Whether the first player wins: a null-window search around the value that decides it
     /// (above 0 with the first player to move, below 0 with the second).
     pub fn first_player_wins(&mut self) -> bool {
+        // (The same windows work for exact scores: a win scores at least 1.)
         if self.stones.is_multiple_of(2) {
             self.negamax(0, 1) >= 1
         } else {
             self.negamax(-1, 0) <= -1
         }
+    }
+
+    /// The value for the side to move: win/draw/loss (1/0/-1), or the exact score for a solver
+    /// made by [`Self::exact`]. One full-window search.
+    #[allow(dead_code)] // not every test binary asks for values
+    pub fn value(&mut self) -> i8 {
+        self.negamax(-self.top - 1, self.top + 1)
     }
 }

@@ -1,0 +1,245 @@
+//! Win/draw/loss and exact scores, asked of the threshold search ([`Solver::score_at_least`])
+//! one question at a time, like Pons's null-window searches.
+//!
+//! An exact score (DESIGN §2) is `33 - k` for a win with the winner's `k`-th stone, 0 for a
+//! draw, and the negative of the opponent's win score for a loss. Each question "is the first
+//! player's score at least `t`?" narrows the range of scores still possible: first `t = 1`
+//! (the report's question), then `t = 0` if that failed (draw or loss), then, for the exact
+//! score, the middle of what is left. The table holds a bound per position, so every question
+//! reuses what the earlier ones proved.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+use score4_board::{Colour, Position};
+
+use crate::search::{SearchStats, Solver};
+use crate::table::Format;
+
+/// What a solve finds out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// The report's question: does the first player win? (`1` yes, `0` no).
+    FirstWins,
+    /// Win (`1`), draw (`0`) or loss (`-1`) for the side to move.
+    Wdl,
+    /// The exact score for the side to move.
+    Exact,
+}
+
+impl Mode {
+    /// The name used on the command line and in JSON.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Mode::FirstWins => "first-wins",
+            Mode::Wdl => "wdl",
+            Mode::Exact => "exact",
+        }
+    }
+
+    /// The table format the mode needs.
+    pub const fn format(self) -> Format {
+        match self {
+            Mode::FirstWins => Format::Binary,
+            Mode::Wdl | Mode::Exact => Format::Bounds,
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "first-wins" => Ok(Mode::FirstWins),
+            "wdl" => Ok(Mode::Wdl),
+            "exact" => Ok(Mode::Exact),
+            _ => Err(format!(
+                "unknown mode {s:?} (expected first-wins, wdl or exact)"
+            )),
+        }
+    }
+}
+
+/// What is known of a position's exact score, from the side to move: it lies in
+/// `lower..=upper`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreRange {
+    /// The score is at least this.
+    pub lower: i32,
+    /// The score is at most this.
+    pub upper: i32,
+}
+
+impl ScoreRange {
+    /// Every score the side to move of `position` could still get: from a loss to the
+    /// opponent's next stone up to a win with its own next stone.
+    pub fn possible(position: &Position) -> ScoreRange {
+        let stones = position.count() as i32;
+        let (mine, theirs) = (stones / 2, stones - stones / 2);
+        ScoreRange {
+            lower: -(32 - theirs),
+            upper: 32 - mine,
+        }
+    }
+
+    /// The exact score, once known.
+    pub fn exact(self) -> Option<i32> {
+        (self.lower == self.upper).then_some(self.lower)
+    }
+
+    /// Win (`1`), draw (`0`) or loss (`-1`), once known.
+    pub fn wdl(self) -> Option<i32> {
+        if self.lower >= 1 {
+            Some(1)
+        } else if self.upper <= -1 {
+            Some(-1)
+        } else if self.lower == 0 && self.upper == 0 {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// The same range seen from the other player.
+    pub fn negated(self) -> ScoreRange {
+        ScoreRange {
+            lower: -self.upper,
+            upper: -self.lower,
+        }
+    }
+
+    /// The value of `mode` (as [`Valuation::value`]) for a position whose side to move is
+    /// `mover`, once this range decides it.
+    pub fn value(self, mode: Mode, mover: Colour) -> Option<i32> {
+        match mode {
+            Mode::FirstWins => {
+                let white = if mover == Colour::White {
+                    self
+                } else {
+                    self.negated()
+                };
+                if white.lower >= 1 {
+                    Some(1)
+                } else if white.upper <= 0 {
+                    Some(0)
+                } else {
+                    None
+                }
+            }
+            Mode::Wdl => self.wdl(),
+            Mode::Exact => self.exact(),
+        }
+    }
+}
+
+impl fmt::Display for ScoreRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.exact() {
+            Some(score) => write!(f, "{score}"),
+            None => write!(f, "{}..={}", self.lower, self.upper),
+        }
+    }
+}
+
+/// The answer for one position in one mode.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Valuation {
+    /// The question answered.
+    pub mode: Mode,
+    /// `1`/`0` (first player wins / does not) in first-wins mode, `1`/`0`/`-1` in wdl mode, the
+    /// score in exact mode; wdl and exact from the side to move.
+    pub value: i32,
+    /// Everything learned of the score (from the side to move): wider than one score except in
+    /// exact mode.
+    pub range: ScoreRange,
+    /// What the searches counted, all questions together.
+    pub stats: SearchStats,
+    /// Wall-clock seconds of the searches.
+    pub seconds: f64,
+}
+
+impl Solver<'_> {
+    /// Solves `position` in `mode`.
+    ///
+    /// Contract: nobody has four in a line in `position`; the table's format is
+    /// [`Mode::format`] of `mode` (a bounds table also answers first-wins).
+    pub fn evaluate(&mut self, position: &Position, mode: Mode) -> Valuation {
+        self.evaluate_within(position, mode, None)
+            .expect("no deadline, no monitor stop")
+    }
+
+    /// [`Self::evaluate`], unless the deadline passes (or the monitor's stop flag is raised)
+    /// first: then `Err` with what was proven of the score before that. The table holds only
+    /// proven bounds either way.
+    pub fn evaluate_within(
+        &mut self,
+        position: &Position,
+        mode: Mode,
+        deadline: Option<Instant>,
+    ) -> Result<Valuation, ScoreRange> {
+        let start = Instant::now();
+        let before = self.stats();
+        let white_to_move = position.mover() == Colour::White;
+        // The first player's range, narrowed question by question.
+        let mut range = ScoreRange::possible(position);
+        if !white_to_move {
+            range = range.negated();
+        }
+        let from_mover = |range: ScoreRange| {
+            if white_to_move {
+                range
+            } else {
+                range.negated()
+            }
+        };
+        self.set_deadline(deadline);
+        let outcome = loop {
+            if let Some(value) = from_mover(range).value(mode, position.mover()) {
+                break Ok(value);
+            }
+            let threshold = if range.lower < 1 && range.upper >= 1 {
+                1
+            } else if range.lower < 0 && range.upper >= 0 {
+                0
+            } else {
+                range.lower + (range.upper - range.lower + 1) / 2
+            };
+            match self.attempt(|solver| solver.ask(position, threshold)) {
+                Some(true) => range.lower = threshold,
+                Some(false) => range.upper = threshold - 1,
+                None => break Err(from_mover(range)),
+            }
+        };
+        self.set_deadline(None);
+        let value = outcome?;
+        Ok(Valuation {
+            mode,
+            value,
+            range: from_mover(range),
+            stats: self.stats().since(&before),
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// "Is the first player's score at least `threshold`?" on whichever table this is.
+    fn ask(&mut self, position: &Position, threshold: i32) -> bool {
+        match self.table_format() {
+            Format::Binary => {
+                assert_eq!(
+                    threshold, 1,
+                    "a binary table answers only the first-wins question; wdl and exact \
+                     scores need a table of Format::Bounds"
+                );
+                self.first_player_wins(position)
+            }
+            Format::Bounds => self.score_at_least(position, threshold),
+        }
+    }
+}
