@@ -154,5 +154,15 @@ fn the_reference_scores_have_the_signs_of_its_win_draw_loss() {
             expected.signum(),
             "{game}"
         );
+        let white_score = if columns.len() % 2 == 0 {
+            *expected
+        } else {
+            -expected
+        };
+        assert_eq!(
+            PlainSolver::new(&columns).first_player_wins(),
+            white_score > 0,
+            "{game}"
+        );
     }
 }
