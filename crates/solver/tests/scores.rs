@@ -154,7 +154,7 @@ fn the_reference_scores_have_the_signs_of_its_win_draw_loss() {
             expected.signum(),
             "{game}"
         );
-        let white_score = if columns.len() % 2 == 0 {
+        let white_score = if columns.len().is_multiple_of(2) {
             *expected
         } else {
             -expected
