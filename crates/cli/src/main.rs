@@ -26,7 +26,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Solve positions: does the first player (X) win?
+    /// Solve positions: does the first player (X) win? (--mode wdl: win, draw or loss; --mode
+    /// exact: the score)
     ///
     /// Positions are move strings such as 0FC3484B7, given as arguments, or one per line
     /// (`MOVES [anything]`, the first word is the moves) from --file or standard input.
@@ -69,6 +70,12 @@ pub struct SolveArgs {
     /// One JSON object per position and line (DESIGN §2), the summary on standard error.
     #[arg(long)]
     json: bool,
+    /// What to find: first-wins (does the first player win? the report's question), wdl (win,
+    /// draw or loss for the side to move) or exact (the score for the side to move: a win with
+    /// the winner's k-th stone scores 33 - k, a loss the negative). wdl and exact need a table
+    /// of more than 512 MiB (TWOBIG; 256 MiB for NEW and BIG).
+    #[arg(long, default_value = "first-wins", value_parser = parse_mode)]
+    mode: score4_solver::Mode,
     /// Worker threads (default: one per physical core). 1 runs the sequential solver alone;
     /// more run the job-level parallel solver, which gives the same values.
     #[arg(long, value_parser = parse_threads)]
@@ -192,6 +199,10 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
         return Err("the duration must be positive".to_owned());
     }
     Ok(duration)
+}
+
+fn parse_mode(text: &str) -> Result<score4_solver::Mode, String> {
+    text.parse()
 }
 
 fn parse_replacement(text: &str) -> Result<Replacement, String> {

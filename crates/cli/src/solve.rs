@@ -1,11 +1,12 @@
-//! `score4 solve`: the first-player-wins value of each position, with nodes, time and table use.
+//! `score4 solve`: the value of each position in the chosen mode (first-wins, wdl or exact),
+//! with nodes, time and table use.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use score4_board::Position;
 use score4_parallel::Config;
-use score4_solver::{SearchStats, Solver, TableError, TranspositionTable};
+use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable};
 
 use crate::input::{Entry, Source};
 use crate::machine::{default_memory, physical_cores, split_memory};
@@ -18,7 +19,7 @@ use crate::{SolveArgs, EXIT_BAD_INPUT};
 struct JsonSolved<'a> {
     position: &'a str,
     mode: &'static str,
-    value: u8,
+    value: i32,
     nodes: u64,
     seconds: f64,
     probes: u64,
@@ -38,7 +39,8 @@ struct JsonSolved<'a> {
 
 /// One position's answer, from either solver.
 struct Answer {
-    first_player_wins: bool,
+    /// As [`score4_solver::Valuation::value`].
+    value: i32,
     stats: SearchStats,
     seconds: f64,
     /// The parallel solver's tasks done and cancelled, tree nodes and final cutoff.
@@ -52,38 +54,70 @@ enum Engine<'t> {
 }
 
 impl Engine<'_> {
-    fn solve(&mut self, position: &Position, moves: &str, progress: ProgressMode) -> Answer {
+    fn solve(
+        &mut self,
+        position: &Position,
+        moves: &str,
+        mode: Mode,
+        progress: ProgressMode,
+    ) -> Answer {
         match self {
             Engine::Sequential(solver) => {
-                let solution = solver.solve(position);
+                let valuation = solver.evaluate(position, mode);
                 Answer {
-                    first_player_wins: solution.first_player_wins,
-                    stats: solution.stats,
-                    seconds: solution.seconds,
+                    value: valuation.value,
+                    stats: valuation.stats,
+                    seconds: valuation.seconds,
                     parallel: None,
                 }
             }
             Engine::Parallel(table, config) => {
-                let mut reporter = Reporter::new(progress, moves);
-                let solution = score4_parallel::solve(position, table, config, |progress| {
-                    reporter.report(progress)
-                })
-                .expect("no deadline is set");
-                reporter.finish();
-                let progress = &solution.progress;
+                // One parallel solve per question of the narrowing (one in first-wins mode).
+                let mut stats = SearchStats::default();
+                let (mut seconds, mut done, mut cancelled, mut tree, mut cutoff) =
+                    (0.0, 0, 0, 0, 0);
+                let narrowed = narrow(position, mode, |threshold| {
+                    let config = Config {
+                        threshold,
+                        ..config.clone()
+                    };
+                    let mut reporter = Reporter::new(progress, moves);
+                    let solution = score4_parallel::solve(position, table, &config, |progress| {
+                        reporter.report(progress)
+                    })
+                    .expect("no deadline is set");
+                    reporter.finish();
+                    let progress = &solution.progress;
+                    stats += solution.stats;
+                    seconds += solution.seconds;
+                    done += progress.done;
+                    cancelled += progress.cancelled;
+                    tree = tree.max(progress.dag_nodes);
+                    cutoff = cutoff.max(progress.deepest);
+                    Some(solution.first_player_wins)
+                });
+                let (value, _) = narrowed.expect("every question is answered");
                 Answer {
-                    first_player_wins: solution.first_player_wins,
-                    stats: solution.stats,
-                    seconds: solution.seconds,
-                    parallel: Some((
-                        progress.done,
-                        progress.cancelled,
-                        progress.dag_nodes,
-                        progress.deepest,
-                    )),
+                    value,
+                    stats,
+                    seconds,
+                    parallel: Some((done, cancelled, tree, cutoff)),
                 }
             }
         }
+    }
+}
+
+/// How a value reads in the table of `score4 solve`.
+fn value_text(mode: Mode, value: i32) -> String {
+    match (mode, value) {
+        (Mode::FirstWins, 1) => "win".to_owned(),
+        (Mode::FirstWins, _) => "no-win".to_owned(),
+        (Mode::Wdl, 1) => "win".to_owned(),
+        (Mode::Wdl, 0) => "draw".to_owned(),
+        (Mode::Wdl, _) => "loss".to_owned(),
+        (Mode::Exact, score) if score > 0 => format!("+{score}"),
+        (Mode::Exact, score) => score.to_string(),
     }
 }
 
@@ -105,10 +139,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
             (table, tree, "--memory")
         }
     };
-    let table = match TranspositionTable::with_threads(table_bytes, args.replacement, threads) {
+    let mode = args.mode;
+    let table = match TranspositionTable::with_format(
+        table_bytes,
+        args.replacement,
+        mode.format(),
+        threads,
+    ) {
         Ok(table) => table,
         Err(error @ TableError::TooSmall { .. }) => {
-            eprintln!("score4 solve: {option}: {error}");
+            eprintln!("score4 solve: {option}: {error} (--mode {mode})");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
         Err(error) => {
@@ -125,6 +165,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
             Config {
                 threads,
                 dag_bytes: tree_bytes,
+                threshold: 1,
                 assumption: args.assume,
                 first_cutoff: args.cutoff,
                 progress_every: Reporter::interval(args.progress, args.progress_every),
@@ -134,7 +175,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
     };
     let (mut tasks, mut cancelled) = (0u64, 0u64);
     let mut searching = 0.0;
-    let (mut solved, mut wins, mut bad) = (0u64, 0u64, 0u64);
+    let (mut solved, mut bad) = (0u64, 0u64);
+    // Positions by value: win (or first player wins), draw, loss (or no-win).
+    let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
     let mut total = SearchStats::default();
     let stdout = std::io::stdout();
     if !args.json {
@@ -177,9 +220,13 @@ pub fn run(args: SolveArgs) -> ExitCode {
             }
         };
         let moves = game.to_string();
-        let solution = engine.solve(game.position(), &moves, progress_mode);
+        let solution = engine.solve(game.position(), &moves, mode, progress_mode);
         solved += 1;
-        wins += solution.first_player_wins as u64;
+        match (mode, solution.value.signum()) {
+            (_, 1) => wins += 1,
+            (Mode::FirstWins, _) | (_, -1) => losses += 1,
+            _ => draws += 1,
+        }
         total += solution.stats;
         searching += solution.seconds;
         if let Some((done, stopped, _, _)) = solution.parallel {
@@ -190,8 +237,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
         if args.json {
             let json = JsonSolved {
                 position: &moves,
-                mode: "first-wins",
-                value: solution.first_player_wins as u8,
+                mode: mode.name(),
+                value: solution.value,
                 nodes: stats.nodes,
                 seconds: solution.seconds,
                 probes: stats.table.probes,
@@ -210,11 +257,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 serde_json::to_string(&json).expect("serialisable")
             );
         } else {
-            let value = if solution.first_player_wins {
-                "win"
-            } else {
-                "no-win"
-            };
+            let value = value_text(mode, solution.value);
             let rate = stats.nodes as f64 / solution.seconds.max(1e-9) / 1e6;
             let parallel = solution
                 .parallel
@@ -239,12 +282,15 @@ pub fn run(args: SolveArgs) -> ExitCode {
     } else {
         "1 thread (sequential solver); ".to_owned()
     };
+    let values = match mode {
+        Mode::FirstWins => format!("{wins} win, {losses} no-win"),
+        _ => format!("{wins} win, {draws} draw, {losses} loss for the side to move"),
+    };
     let summary = format!(
-        "{solved} solved ({wins} win, {} no-win), {bad} bad; {workers}{} nodes in {searching:.3} s of \
+        "{solved} solved ({values}), {bad} bad; mode {mode}; {workers}{} nodes in {searching:.3} s of \
          search ({:.2} M nodes/s, {:.0} nodes per position), {seconds:.3} s in all with the \
          table's set-up ({set_up:.3} s); table {} {} (S = {}, k = {}, huge pages {}): {} probes, \
          {:.1}% hits, {} stores, {} replacements",
-        solved - wins,
         total.nodes,
         total.nodes as f64 / searching.max(1e-9) / 1e6,
         total.nodes as f64 / solved.max(1) as f64,

@@ -2,7 +2,7 @@
 //!
 //! Every node is a canonical position (two move orders, or two symmetric images, that reach the
 //! same position share one node). A node is *open* until its value is proven; an open node
-//! above the cutoff is *expanded* (its children are the moves [`examine`] leaves, best first),
+//! above the cutoff is *expanded* (its children are the moves [`examine_at_least`] leaves, best first),
 //! an open node at the cutoff is a *task* for a sequential solver. A task can be *split*: its
 //! node is expanded although it lies at the cutoff, and its children become tasks — the cutoff
 //! deepens there, where a task holds everyone up, and nowhere else.
@@ -27,7 +27,7 @@
 //! smallest id first: when a task refutes a chooser's child, the next sibling — created right
 //! after it — comes next.
 //!
-//! Proofs only ever come from [`examine`], the transposition table, a finished sequential
+//! Proofs only ever come from [`examine_at_least`], the transposition table, a finished sequential
 //! search, or minimax over proven children, so a proven value is always the true value; the
 //! assumption only steers which tasks are run, never what is concluded.
 
@@ -35,7 +35,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use score4_board::{Cell, Colour, Column, Position};
 use score4_solver::ordering::order_moves;
-use score4_solver::{examine, Examined, TableStats, TranspositionTable};
+use score4_solver::{examine_at_least, Examined, Format, TableStats, TranspositionTable};
 
 /// Index of a node; ids grow in creation order.
 pub type NodeId = u32;
@@ -114,6 +114,9 @@ pub struct Dag<'t> {
     queue: BinaryHeap<QueueEntry>,
     table: &'t TranspositionTable,
     table_stats: TableStats,
+    /// The question: is the first player's score at least this? (1: does the first player
+    /// win?) Every value in the tree answers it.
+    threshold: i32,
     assumption: Assumption,
     /// Depth (stones beyond the root) at which open nodes become tasks.
     cutoff: u32,
@@ -133,6 +136,7 @@ impl<'t> Dag<'t> {
     pub fn new(
         root: &Position,
         table: &'t TranspositionTable,
+        threshold: i32,
         assumption: Assumption,
         cutoff: u32,
         budget: u64,
@@ -143,6 +147,7 @@ impl<'t> Dag<'t> {
             queue: BinaryHeap::new(),
             table,
             table_stats: TableStats::default(),
+            threshold,
             assumption,
             cutoff,
             deepest: 0,
@@ -211,7 +216,7 @@ impl<'t> Dag<'t> {
     }
 
     /// Every legal move at the root, in column order, with its child's node — or `None` for a
-    /// move [`examine`] leaves out (it loses at once). Empty while the root is not expanded (no
+    /// move [`examine_at_least`] leaves out (it loses at once). Empty while the root is not expanded (no
     /// move has been looked at).
     pub fn root_moves(&self) -> Vec<(Column, Option<NodeId>)> {
         let root = &self.nodes[0];
@@ -237,17 +242,23 @@ impl<'t> Dag<'t> {
     }
 
     /// The node of `position` (a child at `depth`), made if new: settled at once when
-    /// [`examine`] or the table knows its value.
+    /// [`examine_at_least`] or the table knows its value.
     fn node_for(&mut self, position: Position, depth: u32) -> NodeId {
         let key = position.canonical_key();
         if let Some(&id) = self.index.get(&key) {
             return id;
         }
-        let value = match examine(&position) {
+        let value = match examine_at_least(&position, self.threshold) {
             Examined::Settled(value) => Some(value),
             Examined::Moves(_) => {
                 let slot = self.table.slot(key);
-                self.table.probe(slot, &mut self.table_stats)
+                match self.table.format() {
+                    Format::Binary => self.table.probe(slot, &mut self.table_stats),
+                    Format::Bounds => {
+                        self.table
+                            .probe_at_least(slot, self.threshold, &mut self.table_stats)
+                    }
+                }
             }
         };
         let id = NodeId::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
@@ -280,7 +291,7 @@ impl<'t> Dag<'t> {
     fn expand(&mut self, id: NodeId) -> Option<bool> {
         let node = &self.nodes[id as usize];
         let (position, depth) = (node.position, node.depth);
-        let moves = match examine(&position) {
+        let moves = match examine_at_least(&position, self.threshold) {
             Examined::Settled(value) => return Some(value),
             Examined::Moves(moves) => moves,
         };

@@ -27,6 +27,10 @@ pub struct Config {
     pub threads: usize,
     /// Most bytes the tree may take.
     pub dag_bytes: u64,
+    /// The question: is the first player's score at least this? 1 (the default) asks whether
+    /// the first player wins, on any table; other thresholds (for win/draw/loss and exact
+    /// scores, see [`score4_solver::narrow`]) need a table of bounds.
+    pub threshold: i32,
     /// The value open tasks are assumed to have.
     pub assumption: Assumption,
     /// The cutoff depth to start with (stones beyond the root); it deepens by itself where
@@ -43,6 +47,7 @@ impl Default for Config {
         Config {
             threads: 1,
             dag_bytes: 256 << 20,
+            threshold: 1,
             assumption: Assumption::default(),
             first_cutoff: 2,
             progress_every: Duration::from_secs(1),
@@ -109,7 +114,8 @@ pub struct Progress {
 /// The answer of a parallel solve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParallelSolution {
-    /// Whether the first player wins with best play.
+    /// Whether the first player wins with best play (with a [`Config::threshold`] other than
+    /// 1: whether the first player's score reaches it).
     pub first_player_wins: bool,
     /// Wall-clock seconds.
     pub seconds: f64,
@@ -137,6 +143,8 @@ struct Coordinator<'t> {
     changed: Condvar,
     monitors: Vec<Monitor>,
     table: &'t TranspositionTable,
+    /// [`Config::threshold`].
+    threshold: i32,
     started: Instant,
 }
 
@@ -204,7 +212,7 @@ impl<'t> Coordinator<'t> {
             shared.running[worker] = Some((id, Instant::now()));
             monitor.resume();
             drop(shared);
-            let value = solver.try_solve(&position).map(|s| s.first_player_wins);
+            let value = solver.try_score_at_least(&position, self.threshold);
             solver.publish();
             shared = self.lock();
             shared.running[worker] = None;
@@ -274,6 +282,7 @@ pub fn solve(
     let mut dag = Dag::new(
         position,
         table,
+        config.threshold,
         config.assumption,
         config.first_cutoff,
         config.dag_bytes,
@@ -291,6 +300,7 @@ pub fn solve(
         changed: Condvar::new(),
         monitors: (0..config.threads).map(|_| Monitor::default()).collect(),
         table,
+        threshold: config.threshold,
         started,
     };
     let mut abandoned = false;

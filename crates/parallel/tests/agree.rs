@@ -8,7 +8,7 @@ use std::time::Duration;
 use score4_bench::protocol::{read_set, set_path};
 use score4_board::Game;
 use score4_parallel::{solve, Assumption, Config};
-use score4_solver::{Replacement, Solver, TranspositionTable};
+use score4_solver::{narrow, Format, Mode, Replacement, Solver, TranspositionTable};
 
 fn positions() -> Vec<Game> {
     let sets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/positions");
@@ -78,4 +78,50 @@ fn a_tree_at_its_memory_budget_still_gives_the_value() {
         ..Config::default()
     };
     check(&games, &expected, &config);
+}
+
+/// Exact scores through the parallel solver (one parallel solve per question of
+/// [`score4_solver::narrow`], over a table of bounds) are the sequential solver's, on 40
+/// positions of 36–44 stones, with 2 and 4 workers and both assumptions.
+#[test]
+fn parallel_exact_scores_are_the_sequential_scores() {
+    let games: Vec<Game> = positions()
+        .into_iter()
+        .filter(|game| game.position().count() >= 36)
+        .step_by(2)
+        .take(40)
+        .collect();
+    let bounds = || {
+        let bytes = TranspositionTable::minimum_bytes_for(Replacement::TwoBig, Format::Bounds);
+        TranspositionTable::with_format(bytes, Replacement::TwoBig, Format::Bounds, 2)
+            .expect("the smallest table of bounds")
+    };
+    let table = bounds();
+    let mut sequential = Solver::new(&table);
+    let expected: Vec<i32> = games
+        .iter()
+        .map(|game| sequential.evaluate(game.position(), Mode::Exact).value)
+        .collect();
+    let distinct: std::collections::BTreeSet<_> = expected.iter().collect();
+    assert!(distinct.len() >= 5, "a spread of scores: {distinct:?}");
+    for (threads, assumption) in [
+        (2, Assumption::FirstPlayerWins),
+        (4, Assumption::SecondPlayerHolds),
+    ] {
+        table.clear();
+        for (game, &expected) in games.iter().zip(&expected) {
+            let position = game.position();
+            let narrowed = narrow(position, Mode::Exact, |threshold| {
+                let config = Config {
+                    threads,
+                    threshold,
+                    assumption,
+                    ..Config::default()
+                };
+                solve(position, &table, &config, |_| {}).map(|s| s.first_player_wins)
+            });
+            let (score, _) = narrowed.expect("no deadline was set");
+            assert_eq!(score, expected, "{game} with {threads} threads");
+        }
+    }
 }

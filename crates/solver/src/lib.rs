@@ -24,6 +24,6 @@ pub mod score;
 pub mod search;
 pub mod table;
 
-pub use score::{Mode, ScoreRange, Valuation};
+pub use score::{narrow, Mode, ScoreRange, Valuation};
 pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};
 pub use table::{Bound, Format, Replacement, TableError, TableStats, TranspositionTable};

@@ -138,7 +138,7 @@ pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
 /// Whether the attacker completes none of its `live` lines when the defender gets every cell
 /// of `defended` and one cell of each pair of `paired`, for some pairing of `paired`'s cells:
 /// each line must hold a defended cell, or both cells of one pair.
-#[inline]
+#[inline(always)]
 fn no_line_completable(mut live: u128, defended: u64, paired: u64) -> bool {
     // The paired cells of each line the defended cells do not already kill.
     let mut needs = [0u64; MAX_NEEDS];

@@ -165,6 +165,47 @@ pub struct Valuation {
     pub seconds: f64,
 }
 
+/// Narrows the score of `position` until `mode`'s value is known, by asking
+/// `ask(t)` — "is the first player's score at least `t`?" — at the thresholds of the module
+/// documentation. `ask` may give up (`None`): then `Err` with the range proven so far (from
+/// the side to move). Otherwise the value (as [`Valuation::value`]) and the range.
+///
+/// Any search that answers the question soundly will do: the sequential solver
+/// ([`Solver::evaluate_within`]) or the parallel one.
+pub fn narrow(
+    position: &Position,
+    mode: Mode,
+    mut ask: impl FnMut(i32) -> Option<bool>,
+) -> Result<(i32, ScoreRange), ScoreRange> {
+    let mover = position.mover();
+    let from_white = |range: ScoreRange| {
+        if mover == Colour::White {
+            range
+        } else {
+            range.negated()
+        }
+    };
+    // The first player's range, narrowed question by question.
+    let mut range = from_white(ScoreRange::possible(position));
+    loop {
+        if let Some(value) = from_white(range).value(mode, mover) {
+            return Ok((value, from_white(range)));
+        }
+        let threshold = if range.lower < 1 && range.upper >= 1 {
+            1
+        } else if range.lower < 0 && range.upper >= 0 {
+            0
+        } else {
+            range.lower + (range.upper - range.lower + 1) / 2
+        };
+        match ask(threshold) {
+            Some(true) => range.lower = threshold,
+            Some(false) => range.upper = threshold - 1,
+            None => return Err(from_white(range)),
+        }
+    }
+}
+
 impl Solver<'_> {
     /// Solves `position` in `mode`.
     ///
@@ -186,50 +227,27 @@ impl Solver<'_> {
     ) -> Result<Valuation, ScoreRange> {
         let start = Instant::now();
         let before = self.stats();
-        let white_to_move = position.mover() == Colour::White;
-        // The first player's range, narrowed question by question.
-        let mut range = ScoreRange::possible(position);
-        if !white_to_move {
-            range = range.negated();
-        }
-        let from_mover = |range: ScoreRange| {
-            if white_to_move {
-                range
-            } else {
-                range.negated()
-            }
-        };
         self.set_deadline(deadline);
-        let outcome = loop {
-            if let Some(value) = from_mover(range).value(mode, position.mover()) {
-                break Ok(value);
-            }
-            let threshold = if range.lower < 1 && range.upper >= 1 {
-                1
-            } else if range.lower < 0 && range.upper >= 0 {
-                0
-            } else {
-                range.lower + (range.upper - range.lower + 1) / 2
-            };
-            match self.attempt(|solver| solver.ask(position, threshold)) {
-                Some(true) => range.lower = threshold,
-                Some(false) => range.upper = threshold - 1,
-                None => break Err(from_mover(range)),
-            }
-        };
+        let outcome = narrow(position, mode, |threshold| {
+            self.try_score_at_least(position, threshold)
+        });
         self.set_deadline(None);
-        let value = outcome?;
+        let (value, range) = outcome?;
         Ok(Valuation {
             mode,
             value,
-            range: from_mover(range),
+            range,
             stats: self.stats().since(&before),
             seconds: start.elapsed().as_secs_f64(),
         })
     }
 
-    /// "Is the first player's score at least `threshold`?" on whichever table this is.
-    fn ask(&mut self, position: &Position, threshold: i32) -> bool {
+    /// Whether the first player's score is at least `threshold`, on whichever table this is
+    /// (a binary table answers only threshold 1), unless the deadline passes or the monitor's
+    /// stop flag is raised first: then `None`, and the table holds only proven values.
+    ///
+    /// Contract: nobody has four in a line in `position`.
+    pub fn try_score_at_least(&mut self, position: &Position, threshold: i32) -> Option<bool> {
         match self.table_format() {
             Format::Binary => {
                 assert_eq!(
@@ -237,9 +255,9 @@ impl Solver<'_> {
                     "a binary table answers only the first-wins question; wdl and exact \
                      scores need a table of Format::Bounds"
                 );
-                self.first_player_wins(position)
+                self.attempt(|solver| solver.first_player_wins(position))
             }
-            Format::Bounds => self.score_at_least(position, threshold),
+            Format::Bounds => self.attempt(|solver| solver.score_at_least(position, threshold)),
         }
     }
 }

@@ -233,7 +233,7 @@ impl<'t> Solver<'t> {
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
         }
-        let moves = match examine_at_least(position, question.threshold()) {
+        let moves = match examine_for(position, question) {
             Examined::Settled(value) => return value,
             Examined::Moves(moves) => moves,
         };
@@ -307,6 +307,9 @@ impl<'t> Solver<'t> {
 /// threshold?", and how its answers live in the table. Each kind is its own monomorphised
 /// search: the report's question pays nothing for the others.
 trait Question: Copy {
+    /// Whether answers depend on how fast a game is won (any threshold but 1). The report's
+    /// question skips that arithmetic.
+    const SCORES: bool;
     /// The threshold.
     fn threshold(self) -> i32;
     /// The table's answer at `slot`, if it has one.
@@ -327,6 +330,7 @@ trait Question: Copy {
 struct FirstPlayerWins;
 
 impl Question for FirstPlayerWins {
+    const SCORES: bool = false;
     #[inline(always)]
     fn threshold(self) -> i32 {
         1
@@ -353,6 +357,7 @@ impl Question for FirstPlayerWins {
 struct AtLeast(i32);
 
 impl Question for AtLeast {
+    const SCORES: bool = true;
     #[inline(always)]
     fn threshold(self) -> i32 {
         self.0
@@ -399,7 +404,7 @@ pub enum Examined {
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
 pub fn examine(position: &Position) -> Examined {
-    examine_at_least(position, 1)
+    examine_for(position, FirstPlayerWins)
 }
 
 /// [`examine`] for the question "is the first player's score at least `threshold`?"
@@ -414,31 +419,50 @@ pub fn examine(position: &Position) -> Examined {
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
 pub fn examine_at_least(position: &Position, threshold: i32) -> Examined {
+    examine_for(position, AtLeast(threshold))
+}
+
+/// [`examine_at_least`] for `question`'s threshold; for the report's question the game's
+/// length is not looked at (a win is a win).
+#[inline(always)]
+fn examine_for<Q: Question>(position: &Position, question: Q) -> Examined {
+    let threshold = question.threshold();
     let me = position.mover();
     let white_to_move = me == Colour::White;
     // The first player's score from the mover's.
     let for_white = |score: i32| if white_to_move { score } else { -score };
-    let stones = position.count() as i32;
     // Stones of the mover and of the opponent; a win with the k-th stone scores 33 - k.
-    let (mine, theirs) = (stones / 2, stones - stones / 2);
+    let mine_and_theirs = || {
+        let stones = position.count() as i32;
+        (stones / 2, stones - stones / 2)
+    };
+    // Whether the first player's score reaches the threshold when the mover wins at once, and
+    // when the opponent wins with its next stone (a score of -(32 - theirs) for the mover).
+    let (reached_if_won, reached_if_lost) = if Q::SCORES {
+        let (mine, theirs) = mine_and_theirs();
+        (
+            for_white(32 - mine) >= threshold,
+            for_white(-(32 - theirs)) >= threshold,
+        )
+    } else {
+        (white_to_move, !white_to_move)
+    };
 
     let playable = position.playable();
     // The mover has an opening: it wins at once.
     if !(position.threats(me) & playable).is_empty() {
-        return Examined::Settled(for_white(32 - mine) >= threshold);
+        return Examined::Settled(reached_if_won);
     }
     if playable.is_empty() {
         return Examined::Settled(0 >= threshold); // full board, no four: a draw
     }
-    // The mover's score when the opponent wins with its next stone.
-    let lost_at_once = -(32 - theirs);
     let their_threats = position.threats(me.other());
     let their_openings = their_threats & playable;
     let moves = if !their_openings.is_empty() {
         // Two openings cannot both be blocked; one must be, and blocking it loses if the
         // cell above is also theirs to win on.
         if their_openings.has_several() || !(their_openings.up() & their_threats).is_empty() {
-            return Examined::Settled(for_white(lost_at_once) >= threshold);
+            return Examined::Settled(reached_if_lost);
         }
         their_openings
     } else {
@@ -446,23 +470,28 @@ pub fn examine_at_least(position: &Position, threshold: i32) -> Examined {
         playable & !their_threats.down()
     };
     if moves.is_empty() {
-        return Examined::Settled(for_white(lost_at_once) >= threshold);
+        return Examined::Settled(reached_if_lost);
     }
-    // The first player's score lies between these: the mover wins at the earliest with its
-    // stone after next, the opponent with its next one. At threshold 1 the upper end reads:
-    // the first player cannot win with the 63rd stone if it is not an opening now (the 64th is
-    // the second player's).
-    let (best, worst) = (31 - mine, lost_at_once);
-    let (highest, lowest) = if white_to_move {
-        (best, worst)
-    } else {
-        (-worst, -best)
-    };
-    if highest < threshold {
+    if Q::SCORES {
+        // The first player's score lies between these: the mover wins at the earliest with
+        // its stone after next, the opponent with its next one.
+        let (mine, theirs) = mine_and_theirs();
+        let (best, worst) = (31 - mine, -(32 - theirs));
+        let (highest, lowest) = if white_to_move {
+            (best, worst)
+        } else {
+            (-worst, -best)
+        };
+        if highest < threshold {
+            return Examined::Settled(false);
+        }
+        if lowest >= threshold {
+            return Examined::Settled(true);
+        }
+    } else if position.count() >= 62 {
+        // The first player cannot win with the 63rd stone if it is not an opening now (the
+        // 64th is the second player's). (The bounds above say the same at threshold 1.)
         return Examined::Settled(false);
-    }
-    if lowest >= threshold {
-        return Examined::Settled(true);
     }
     // A player with no line left cannot win: the first player's score is at most 0, or for
     // the second player at least 0.

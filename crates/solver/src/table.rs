@@ -9,8 +9,8 @@
 //! └─────────────────────────────────┴─────────────────────────────────┘
 //!   bits 63..6    bits 5..1  bit 0                           (Format::Binary)
 //!
-//! │ key mod 2^k │ work (3) │ bound (7) │                     (Format::Bounds)
-//!   bits 63..10   bits 9..7  bits 6..0
+//! │ key mod 2^k │ work (2) │ bound (7) │                     (Format::Bounds)
+//!   bits 63..9    bits 8..7  bits 6..0
 //! ```
 //!
 //! - The key is the 80-bit canonical compact key. The bucket index is `key mod S` and an entry
@@ -24,8 +24,9 @@
 //!   score `v` (DESIGN §2), a lower bound (`v ≥ b`) or an upper bound (`v ≤ b`), coded as
 //!   `1 + 2·(b + 31) + lower` for `b` in `-31..=31` — every score of a position with at least
 //!   two stones lies there, and a bound outside says nothing, so it is not stored. Its work is
-//!   `⌈(1 + ⌊log2 nodes⌋) / 3⌉`, capped at 7. Four more payload bits mean four fewer key bits,
-//!   so the smallest table is 16 times larger: 512 MiB (NEW, BIG) or 1 GiB (TWOBIG).
+//!   coarser: 1 for a subtree below 32 nodes, 2 below 4096, else 3. Three more payload bits
+//!   mean three fewer key bits, so the smallest table is 8 times larger: 256 MiB (NEW, BIG) or
+//!   512 MiB (TWOBIG).
 //! - Each entry is read and written with one relaxed atomic 64-bit access, so threads can share
 //!   the table: an entry read is always an entry some thread wrote whole. Races can only lose an
 //!   entry or keep a worse one, never make a wrong hit.
@@ -104,7 +105,7 @@ impl Format {
     const fn payload_bits(self) -> u32 {
         match self {
             Format::Binary => 6,
-            Format::Bounds => 10,
+            Format::Bounds => 9,
         }
     }
 
@@ -112,7 +113,7 @@ impl Format {
     const fn work_mask(self) -> u64 {
         match self {
             Format::Binary => 0b11_1110,
-            Format::Bounds => 0b11_1000_0000,
+            Format::Bounds => 0b1_1000_0000,
         }
     }
 
@@ -262,6 +263,8 @@ pub struct TranspositionTable {
     key_bits: u32,
     replacement: Replacement,
     format: Format,
+    /// [`Format::payload_bits`], where the key bits of an entry start.
+    payload_bits: u32,
     /// The payload bits of an entry (below the key bits).
     payload_mask: u64,
 }
@@ -361,6 +364,7 @@ impl TranspositionTable {
             key_bits,
             replacement,
             format,
+            payload_bits: format.payload_bits(),
             payload_mask: (1 << format.payload_bits()) - 1,
         })
     }
@@ -436,7 +440,7 @@ impl TranspositionTable {
         let stored = low & ((1u64 << self.key_bits) - 1);
         Slot {
             first: bucket as usize * self.replacement.entries_per_bucket(),
-            tag: stored << self.format.payload_bits(),
+            tag: stored << self.payload_bits,
         }
     }
 
@@ -543,8 +547,7 @@ impl TranspositionTable {
         let Some(code) = bound.code() else {
             return;
         };
-        let bits = 64 - nodes.leading_zeros() as u64; // 1 + ⌊log2 nodes⌋ for nodes ≥ 1
-        let work = bits.div_ceil(3).clamp(1, 7);
+        let work = 1 + (nodes >= 32) as u64 + (nodes >= 4096) as u64;
         self.store_entry(slot, slot.tag | work << 7 | code, stats);
     }
 
