@@ -1,0 +1,278 @@
+//! A heuristic search for positions the solver cannot finish in time.
+//!
+//! Negamax with alpha-beta to a fixed depth, deepened one ply at a time until the deadline,
+//! the solver's move ordering and its decisive situations at every node: a mover with an
+//! opening wins, two opponent openings (or a forced block under an opponent threat) lose, moves
+//! below an opponent threat are not tried. A game decided inside the horizon gets its exact
+//! score shifted beyond every evaluation ([`decided`]), so the search never prefers a guess to
+//! a win it sees, nor walks into a loss it sees.
+//!
+//! The evaluation ([`evaluate`]) counts, for each player, the lines still open to it by the
+//! stones it has in them, and its threats — twice for a threat on a row of its parity (odd
+//! rows, layers 0 and 2, for the first player; even rows for the second), Allis's insight that
+//! a threat on the right parity usually wins the zugzwang at the end.
+
+use std::time::Instant;
+
+use score4_board::geometry::LINES;
+use score4_board::{BitBoard, Cell, Colour, Column, Position};
+use score4_solver::ordering::order_moves;
+
+/// Proven results are `±(DECIDED + exact score)`; evaluations stay far inside `±DECIDED`.
+pub const DECIDED: i32 = 1_000_000;
+
+/// The heuristic value of a game decided with exact score `score` (for the side to move).
+pub const fn decided(score: i32) -> i32 {
+    if score > 0 {
+        DECIDED + score
+    } else if score < 0 {
+        -DECIDED + score
+    } else {
+        0
+    }
+}
+
+/// The exact score behind a heuristic value, if it is a proven result.
+pub const fn exact_behind(value: i32) -> Option<i32> {
+    if value > DECIDED {
+        Some(value - DECIDED)
+    } else if value < -DECIDED {
+        Some(value + DECIDED)
+    } else {
+        None
+    }
+}
+
+/// Points for an open line holding 0, 1 or 2 of the player's stones (3 is a threat).
+const LINE_POINTS: [i32; 3] = [1, 4, 16];
+/// Points for each threat, and again for one on the player's parity.
+const THREAT_POINTS: i32 = 60;
+/// Layers 0 and 2: the odd rows (counting from 1), the first player's parity.
+const ODD_ROWS: u64 = 0x0000_FFFF_0000_FFFF;
+
+/// The static evaluation for the side to move (see the module documentation).
+pub fn evaluate(position: &Position) -> i32 {
+    let side = |colour: Colour| {
+        let own = position.stones(colour).0;
+        let mut live = position.live_lines(colour);
+        let mut points = 0;
+        while live != 0 {
+            let line = LINES[live.trailing_zeros() as usize];
+            live &= live - 1;
+            let n = (line & own).count_ones() as usize;
+            if n < 3 {
+                points += LINE_POINTS[n];
+            }
+        }
+        let threats = position.threats(colour).0 & !position.occupied().0;
+        let parity = if colour == Colour::White {
+            ODD_ROWS
+        } else {
+            !ODD_ROWS
+        };
+        points
+            + THREAT_POINTS * threats.count_ones() as i32
+            + THREAT_POINTS * (threats & parity).count_ones() as i32
+    };
+    let me = position.mover();
+    side(me) - side(me.other())
+}
+
+/// What the decisive situations say of a position: its value, or the moves worth trying.
+enum Situation {
+    Decided(i32),
+    Moves(BitBoard),
+}
+
+/// The solver's decisive situations, as heuristic values.
+fn situation(position: &Position) -> Situation {
+    let me = position.mover();
+    let stones = position.count() as i32;
+    let (mine, theirs) = (stones / 2, stones - stones / 2);
+    let playable = position.playable();
+    if !(position.threats(me) & playable).is_empty() {
+        return Situation::Decided(decided(32 - mine));
+    }
+    if playable.is_empty() {
+        return Situation::Decided(0);
+    }
+    let lost = Situation::Decided(decided(-(32 - theirs)));
+    let their_threats = position.threats(me.other());
+    let their_openings = their_threats & playable;
+    let moves = if !their_openings.is_empty() {
+        if their_openings.has_several() || !(their_openings.up() & their_threats).is_empty() {
+            return lost;
+        }
+        their_openings
+    } else {
+        playable & !their_threats.down()
+    };
+    if moves.is_empty() {
+        return lost;
+    }
+    Situation::Moves(moves)
+}
+
+/// The outcome of a heuristic search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Estimate {
+    /// The move it prefers.
+    pub column: Column,
+    /// Its value for the side to move: an evaluation, or a proven result ([`exact_behind`]).
+    pub value: i32,
+    /// The depth (plies) of the last completed iteration.
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The line it expects, starting with `column`.
+    pub line: Vec<Column>,
+}
+
+/// An iterative-deepening alpha-beta search with a deadline.
+pub struct HeuristicSearch {
+    deadline: Instant,
+    nodes: u64,
+    out_of_time: bool,
+}
+
+impl HeuristicSearch {
+    /// Searches `position` among `allowed` columns (all legal ones if `None`) until `deadline`;
+    /// at least one iteration (depth 1) is always completed.
+    ///
+    /// Contract: nobody has four in a line and the side to move has a legal move in `allowed`.
+    pub fn run(position: &Position, allowed: Option<&[Column]>, deadline: Instant) -> Estimate {
+        let mut search = HeuristicSearch {
+            deadline,
+            nodes: 0,
+            out_of_time: false,
+        };
+        let mut root: Vec<Cell> = Column::all()
+            .filter(|c| allowed.is_none_or(|a| a.contains(c)))
+            .filter_map(|c| position.drop_cell(c))
+            .collect();
+        assert!(!root.is_empty(), "a legal move to search");
+        // Order once by the solver's ordering; later iterations put the best move first.
+        let order = order_moves(position, root.iter().copied().collect());
+        root.sort_by_key(|cell| {
+            order
+                .as_slice()
+                .iter()
+                .position(|&c| c == cell.index())
+                .unwrap_or(usize::MAX)
+        });
+        let mut best = Estimate {
+            column: root[0].column(),
+            value: -DECIDED * 2,
+            depth: 0,
+            nodes: 0,
+            line: vec![root[0].column()],
+        };
+        let remaining = 64 - position.count();
+        for depth in 1..=remaining {
+            let mut alpha = -DECIDED * 2;
+            let mut chosen = None;
+            for &cell in &root {
+                let value = if position.wins_with(cell) {
+                    decided(32 - position.count() as i32 / 2)
+                } else {
+                    -search.negamax(&position.after(cell), depth - 1, -DECIDED * 2, -alpha)
+                };
+                if search.out_of_time && depth > 1 {
+                    break;
+                }
+                if value > alpha || chosen.is_none() {
+                    alpha = value.max(alpha);
+                    chosen = Some((cell, value));
+                }
+            }
+            if search.out_of_time && depth > 1 {
+                break;
+            }
+            let (cell, value) = chosen.expect("at least one move");
+            best = Estimate {
+                column: cell.column(),
+                value,
+                depth,
+                nodes: search.nodes,
+                line: search.line(position, cell, depth),
+            };
+            // The best move first in the next iteration.
+            root.retain(|&c| c != cell);
+            root.insert(0, cell);
+            if exact_behind(value).is_some() || search.out_of_time {
+                break; // proven, or out of time after the first iteration
+            }
+        }
+        best.nodes = search.nodes;
+        best
+    }
+
+    /// Negamax value of `position` for the side to move, searched `depth` plies deep in the
+    /// window `(alpha, beta)` (fail-hard).
+    fn negamax(&mut self, position: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(4096) && Instant::now() >= self.deadline {
+            self.out_of_time = true;
+        }
+        let moves = match situation(position) {
+            Situation::Decided(value) => return value,
+            Situation::Moves(moves) => moves,
+        };
+        if depth == 0 || self.out_of_time {
+            return evaluate(position);
+        }
+        let order = order_moves(position, moves);
+        for &cell in order.as_slice() {
+            let value = -self.negamax(
+                &position.after(Cell::from_index(cell)),
+                depth - 1,
+                -beta,
+                -alpha,
+            );
+            if value >= beta {
+                return beta;
+            }
+            alpha = alpha.max(value);
+        }
+        alpha
+    }
+
+    /// The line the search expects after `first`: each ply's best reply by a shallow search
+    /// (a cheap stand-in for a stored principal variation).
+    fn line(&mut self, position: &Position, first: Cell, depth: u32) -> Vec<Column> {
+        let mut line = vec![first.column()];
+        if position.wins_with(first) {
+            return line;
+        }
+        let mut current = position.after(first);
+        for ply in 1..depth.min(8) {
+            let Situation::Moves(moves) = situation(&current) else {
+                break;
+            };
+            let reply = moves
+                .iter()
+                .map(|cell| {
+                    let value = if current.wins_with(cell) {
+                        DECIDED * 2
+                    } else {
+                        -self.negamax(
+                            &current.after(cell),
+                            (depth - ply).min(2),
+                            -DECIDED * 2,
+                            DECIDED * 2,
+                        )
+                    };
+                    (value, cell)
+                })
+                .max_by_key(|&(value, cell)| (value, std::cmp::Reverse(cell.index())))
+                .map(|(_, cell)| cell)
+                .expect("a move");
+            line.push(reply.column());
+            if current.wins_with(reply) {
+                break;
+            }
+            current = current.after(reply);
+        }
+        line
+    }
+}

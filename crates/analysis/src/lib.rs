@@ -1,0 +1,21 @@
+//! # score4-analysis
+//!
+//! What players and researchers ask of a position beyond its value:
+//!
+//! - [`analyze`]: every legal move's value — exact if the solver finds it within the time
+//!   budget, else win/draw/loss, else what is proven plus a heuristic estimate — the best move
+//!   and a principal variation;
+//! - [`heuristic`]: an iterative-deepening alpha-beta search with a static evaluation (threats,
+//!   the parity of their rows, lines still open), for positions too hard to solve in time; it
+//!   scores a win or loss it sees inside its horizon exactly, so it never misses one;
+//! - [`Engine`]: the player built from both — perfect whenever the position is solved in time.
+//!
+//! It depends on `score4-board` and `score4-solver` only; no terminal, no threads, no I/O.
+#![warn(missing_docs)]
+
+mod analyze;
+mod engine;
+pub mod heuristic;
+
+pub use analyze::{analyze, Analysis, MoveAnalysis, MoveValue};
+pub use engine::{Choice, Engine};
