@@ -1,9 +1,11 @@
 //! `score4`: the command line of the Connect Four 3D solver. Thin: it parses arguments, reads
 //! positions and prints; the work is done by the `score4-*` crates.
 
+mod analyze;
 mod bench;
 mod input;
 mod machine;
+mod play;
 mod progress;
 mod show;
 mod size;
@@ -40,6 +42,17 @@ enum Command {
     /// bench.json, bench.csv and charts. `score4 bench plot a.json b.json` draws saved runs
     /// on one chart.
     Bench(BenchArgs),
+    /// Every legal move's value, the best move and a principal variation.
+    ///
+    /// Each move is solved for its exact score within the time; what is not finished shows
+    /// as win/draw/loss, or as the range proven and a heuristic estimate.
+    Analyze(AnalyzeArgs),
+    /// Play a game in the terminal: a human against score4, score4 against itself, or two
+    /// humans.
+    ///
+    /// On a human's turn, type a column (0-9, A-F), undo, hint, show or quit. Input may be
+    /// piped in (one command per line); the game record is printed at the end.
+    Play(PlayArgs),
     /// Draw a position, say whose move it is, and list threats and openings.
     Show {
         /// The moves that reach the position, e.g. 0FC3484B7.
@@ -105,6 +118,59 @@ pub struct SolveArgs {
     /// Time between two JSON progress reports (--progress json).
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     progress_every: std::time::Duration,
+}
+
+/// Options of `score4 analyze`.
+#[derive(clap::Args)]
+pub struct AnalyzeArgs {
+    /// The moves that reach the position, e.g. 0FC3484B7 (empty: the empty board).
+    moves: String,
+    /// Time for the whole analysis (10s, 1m 30s; a bare number is seconds).
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    time: std::time::Duration,
+    /// One JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Size of the transposition table (of bounds: more than 512 MiB for TWOBIG, 256 MiB for
+    /// NEW and BIG).
+    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
+    tt_size: u64,
+    /// Replacement scheme of the transposition table.
+    #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
+    replacement: Replacement,
+}
+
+/// Who plays on the human side in `score4 play`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Humans {
+    /// A human plays X (the first player), score4 plays O.
+    X,
+    /// A human plays O, score4 plays X.
+    O,
+    /// score4 plays both sides.
+    None,
+    /// Two humans; score4 only gives hints.
+    Both,
+}
+
+/// Options of `score4 play`.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    /// The side the human plays.
+    #[arg(long, value_enum, default_value = "x")]
+    human: Humans,
+    /// score4's time per move (2s, 500ms; a bare number is seconds).
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    time: std::time::Duration,
+    /// Moves already played before the game starts here (they cannot be undone).
+    #[arg(long)]
+    start: Option<String>,
+    /// Size of the transposition table (of bounds), kept for the whole game.
+    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
+    tt_size: u64,
+    /// Replacement scheme of the transposition table.
+    #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
+    replacement: Replacement,
 }
 
 /// Options of `score4 bench`.
@@ -251,6 +317,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Analyze(args) => analyze::run(args),
+        Command::Play(args) => play::run(args),
         Command::Show { moves } => show::run(&moves),
         Command::Gen {
             stones,

@@ -1,0 +1,166 @@
+//! `score4 play`: a game in the terminal — a human against the engine, the engine against
+//! itself, or two humans — read from standard input line by line, so a script of moves can be
+//! piped in.
+//!
+//! On a human's turn a line is a move (one column digit), `undo` (back to this player's
+//! previous turn), `hint` (the engine's choice for this player, with its value), `show` (the
+//! board), or `quit`; the end of the input quits too. A bad line is reported with its number
+//! and the game goes on; the exit code is then 2 at the end. The game record is printed last,
+//! in the notation that `solve` and `analyze` read.
+
+use std::io::BufRead;
+use std::process::ExitCode;
+
+use score4_analysis::Engine;
+use score4_board::{Colour, Column, Game, Outcome};
+
+use crate::analyze::{bounds_table, line_text, ongoing_game, value_text};
+use crate::{Humans, PlayArgs, EXIT_BAD_INPUT};
+
+/// Whether `colour` is played by a human.
+fn is_human(humans: Humans, colour: Colour) -> bool {
+    match humans {
+        Humans::X => colour == Colour::White,
+        Humans::O => colour == Colour::Black,
+        Humans::Both => true,
+        Humans::None => false,
+    }
+}
+
+/// The game after `moves`, which were legal when played.
+fn replay(moves: &[Column]) -> Game {
+    let mut game = Game::new();
+    for &column in moves {
+        game.play(column).expect("moves played before are legal");
+    }
+    game
+}
+
+/// Runs `score4 play`.
+pub fn run(args: PlayArgs) -> ExitCode {
+    let start = args.start.as_deref().unwrap_or("");
+    let mut game = match ongoing_game("play", start) {
+        Ok(game) => game,
+        Err(code) => return code,
+    };
+    let table = match bounds_table("play", args.tt_size, args.replacement) {
+        Ok(table) => table,
+        Err(code) => return code,
+    };
+    let engine = Engine::new(&table, args.time);
+    let first_own_move = game.moves().len();
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines().enumerate();
+    let mut bad = 0u32;
+    print!("{}", game.position());
+    'game: while game.outcome() == Outcome::Ongoing {
+        let mover = game.position().mover();
+        if !is_human(args.human, mover) {
+            let choice = engine.choose(game.position());
+            let value = choice
+                .analysis
+                .moves
+                .iter()
+                .find(|m| m.column == choice.column)
+                .map(|m| value_text(m.value))
+                .unwrap_or_default();
+            game.play(choice.column)
+                .expect("the engine plays legal moves");
+            println!(
+                "score4 ({}) plays {} — {value}",
+                mover.symbol(),
+                choice.column
+            );
+            print!("{}", game.position());
+            continue;
+        }
+        println!(
+            "{} to move: a column (0-9, A-F), undo, hint, show or quit",
+            mover.symbol()
+        );
+        let (number, line) = match lines.next() {
+            None => break 'game, // end of input: stop here
+            Some((i, Ok(line))) => (i + 1, line),
+            Some((i, Err(error))) => {
+                eprintln!("score4 play: input line {}: {error}", i + 1);
+                bad += 1;
+                break 'game;
+            }
+        };
+        let command = line.trim();
+        match command.to_ascii_lowercase().as_str() {
+            "" => {}
+            "quit" | "q" | "exit" => break 'game,
+            "show" => print!("{}", game.position()),
+            "hint" => {
+                let choice = engine.choose(game.position());
+                let value = choice
+                    .analysis
+                    .moves
+                    .iter()
+                    .find(|m| m.column == choice.column)
+                    .map(|m| value_text(m.value))
+                    .unwrap_or_default();
+                println!(
+                    "hint: {} — {value}; line {}",
+                    choice.column,
+                    line_text(&choice.analysis.principal_variation)
+                );
+            }
+            "undo" => {
+                // Back to this player's previous turn: at least one move, then through the
+                // other side's moves, never before the starting position.
+                let mut moves = game.moves().to_vec();
+                let mut undone = 0;
+                while moves.len() > first_own_move
+                    && (undone == 0 || !is_human(args.human, replay(&moves).position().mover()))
+                {
+                    moves.pop();
+                    undone += 1;
+                }
+                if undone == 0 {
+                    eprintln!("score4 play: input line {number}: nothing to undo");
+                    bad += 1;
+                } else {
+                    game = replay(&moves);
+                    println!("undone: {undone} move(s)");
+                    print!("{}", game.position());
+                }
+            }
+            _ => {
+                let mut chars = command.chars();
+                let column = match (chars.next().and_then(Column::from_char), chars.next()) {
+                    (Some(column), None) => column,
+                    _ => {
+                        eprintln!(
+                            "score4 play: input line {number}: {command:?} is neither a column \
+                             (0-9, A-F) nor undo, hint, show or quit"
+                        );
+                        bad += 1;
+                        continue;
+                    }
+                };
+                match game.play(column) {
+                    Ok(_) => print!("{}", game.position()),
+                    Err(error) => {
+                        eprintln!("score4 play: input line {number}: {error}");
+                        bad += 1;
+                    }
+                }
+            }
+        }
+    }
+    match game.outcome() {
+        Outcome::Ongoing => println!(
+            "result: unfinished, {} to move",
+            game.position().mover().symbol()
+        ),
+        outcome => println!("result: {outcome}"),
+    }
+    println!("record: {game}");
+    if bad > 0 {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    }
+}

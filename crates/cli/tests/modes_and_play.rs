@@ -1,0 +1,226 @@
+//! `solve --mode`, `analyze` and `play` end to end: values against the library, a scripted
+//! game to a legal record, engine self-play to the end, and bad input.
+
+use assert_cmd::Command;
+use score4_board::{Game, Outcome};
+use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
+
+/// Large enough for a table of bounds (more than 512 MiB for TWOBIG).
+const TT: &str = "600MiB";
+
+fn score4() -> Command {
+    Command::cargo_bin("score4").expect("the score4 binary is built")
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
+        .collect()
+}
+
+fn positions(stones: u32, count: usize) -> Vec<String> {
+    score4_bench::PositionGenerator::new(stones, 11)
+        .take(count)
+        .map(|g| g.to_string())
+        .collect()
+}
+
+fn library(moves: &str, mode: Mode) -> i32 {
+    let game: Game = moves.parse().unwrap();
+    let bytes = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds);
+    let table =
+        TranspositionTable::with_format(bytes, Replacement::New, Format::Bounds, 1).unwrap();
+    Solver::new(&table).evaluate(game.position(), mode).value
+}
+
+#[test]
+fn solve_in_every_mode_gives_the_library_values_and_names_the_mode() {
+    let moves = positions(42, 4);
+    for (mode, name) in [
+        (Mode::FirstWins, "first-wins"),
+        (Mode::Wdl, "wdl"),
+        (Mode::Exact, "exact"),
+    ] {
+        for threads in ["1", "2"] {
+            let output = score4()
+                .args(["solve", "--json", "--progress", "none", "--tt-size", TT])
+                .args(["--mode", name, "--threads", threads])
+                .args(&moves)
+                .output()
+                .unwrap();
+            assert!(
+                output.status.success(),
+                "{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            let rows = json_lines(&output.stdout);
+            assert_eq!(rows.len(), moves.len());
+            for (row, moves) in rows.iter().zip(&moves) {
+                assert_eq!(row["mode"], name);
+                assert_eq!(row["value"], library(moves, mode), "{moves} in {name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn analyze_json_agrees_with_solving_each_move() {
+    let moves = &positions(44, 1)[0];
+    let output = score4()
+        .args(["analyze", moves, "--json", "--time", "30s", "--tt-size", TT])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let analysis = &json_lines(&output.stdout)[0];
+    let game: Game = moves.parse().unwrap();
+    let mut best = i32::MIN;
+    for m in analysis["moves"].as_array().unwrap() {
+        let column = m["column"].as_str().unwrap();
+        let mut child = game.clone();
+        let score = match child
+            .play(column.parse::<Game>().unwrap().moves()[0])
+            .unwrap()
+        {
+            Outcome::Won(_) => 32 - game.position().count() as i32 / 2,
+            _ => -library(&child.to_string(), Mode::Exact),
+        };
+        assert_eq!(m["kind"], "exact", "{moves} {column}");
+        assert_eq!(m["score"], score, "{moves} {column}");
+        best = best.max(score);
+    }
+    let chosen = analysis["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["column"] == analysis["best"])
+        .unwrap();
+    assert_eq!(chosen["score"], best);
+    // The table beside the board, for people.
+    score4()
+        .args(["analyze", moves, "--time", "5s", "--tt-size", TT])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("best move"))
+        .stdout(predicates::str::contains("z=0"));
+}
+
+#[test]
+fn a_scripted_game_between_two_humans_ends_with_its_record() {
+    // X wins on the fourth stone of column 0 ... after hint, show, a bad line and an undo.
+    let script = "0\n1\nhint\n0\nshow\n7\nundo\n2\n0\nZZ\n3\n0\n";
+    let output = score4()
+        .args([
+            "play",
+            "--human",
+            "both",
+            "--time",
+            "100ms",
+            "--tt-size",
+            TT,
+        ])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "a bad line: {stderr}");
+    assert!(
+        stderr.contains("input line 10") && stderr.contains("ZZ"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("hint: "), "{stdout}");
+    assert!(stdout.contains("undone: 1 move(s)"), "{stdout}");
+    assert!(stdout.contains("result: X has won"), "{stdout}");
+    assert!(stdout.contains("record: 0102030\n"), "{stdout}");
+}
+
+#[test]
+fn score4_against_itself_plays_a_legal_game_to_the_end() {
+    let start = &positions(36, 1)[0];
+    let output = score4()
+        .args([
+            "play",
+            "--human",
+            "none",
+            "--time",
+            "200ms",
+            "--tt-size",
+            TT,
+        ])
+        .args(["--start", start])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let record = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("record: "))
+        .expect("a record");
+    assert!(record.starts_with(start.as_str()));
+    let game: Game = record.parse().expect("a legal record");
+    assert_ne!(game.outcome(), Outcome::Ongoing, "played to the end");
+    // The record goes back into solve and analyze (here: the last position before the end).
+    let before_end = &record[..record.len() - 1];
+    score4()
+        .args(["solve", "--mode", "exact", "--tt-size", TT, before_end])
+        .assert()
+        .success();
+}
+
+#[test]
+fn a_human_against_score4_with_piped_moves() {
+    // The human (O) answers whatever score4 plays with the first legal column from a script;
+    // the input ends before the game: the record so far is printed.
+    let output = score4()
+        .args(["play", "--human", "o", "--time", "100ms", "--tt-size", TT])
+        .write_stdin("F\nE\nD\n")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("score4 (X) plays"), "{stdout}");
+    let record = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("record: "))
+        .expect("a record");
+    let game: Game = record.parse().expect("a legal record");
+    assert!(game.moves().len() >= 6, "{record}");
+}
+
+#[test]
+fn bad_input_to_analyze_play_and_modes_is_a_clear_error() {
+    for (args, message) in [
+        (vec!["analyze", "00000"], "move 5: column 0 is full"),
+        (vec!["analyze", "0102030"], "the game is over"),
+        (vec!["analyze", "012G"], "move 4"),
+        (vec!["analyze", "0", "--tt-size", "64MiB"], "too small"),
+        (vec!["analyze", "0", "--time", "soon"], "--time"),
+        (vec!["play", "--start", "0102030"], "the game is over"),
+        (vec!["play", "--human", "z"], "--human"),
+        (vec!["solve", "--mode", "sharp", "0"], "unknown mode"),
+        (
+            vec!["solve", "--mode", "exact", "--tt-size", "256MiB", "0"],
+            "too small",
+        ),
+    ] {
+        score4()
+            .args(&args)
+            .write_stdin("")
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+    }
+}
