@@ -132,13 +132,13 @@ pub fn report(game: &Game, analysis: &Analysis) -> String {
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0);
-    let mut table = vec![format!("{:<6} {:<36} {:>12}", "move", "value", "nodes")];
+    let mut table = vec![format!(" {:<5} {:<32} {:>10}", "move", "value", "nodes")];
     for m in &analysis.moves {
         let marker = if m.column == analysis.best { "*" } else { " " };
         table.push(format!(
-            "{}{:<5} {:<36} {:>12}",
+            "{}{:<5} {:<32} {:>10}",
             marker,
-            m.column,
+            m.column.to_string(),
             value_text(m.value),
             m.nodes
         ));
