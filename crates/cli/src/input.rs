@@ -49,13 +49,13 @@ pub enum InputError {
 }
 
 /// One input position: where it came from, the text as given, and the game or what is wrong.
-pub struct Entry {
+pub struct Entry<G = Game, E = InputError> {
     /// Where it came from.
     pub origin: Origin,
     /// The move string as written (trimmed).
     pub text: String,
     /// The game, or why the text is not one.
-    pub game: Result<Game, InputError>,
+    pub game: Result<G, E>,
 }
 
 /// A failure to read the input at all (as opposed to one bad position in it).
@@ -91,11 +91,20 @@ impl Source {
 
     /// Calls `each` for every position in order; a bad position is passed on as an error entry,
     /// a read failure stops the reading and is returned.
-    pub fn for_each(self, mut each: impl FnMut(Entry)) -> Result<(), ReadError> {
+    pub fn for_each(self, each: impl FnMut(Entry)) -> Result<(), ReadError> {
+        self.for_each_parsed(parse_game, each)
+    }
+
+    /// [`Self::for_each`] with positions read by `parse` (for another game's notation).
+    pub fn for_each_parsed<G, E>(
+        self,
+        parse: impl Fn(&str) -> Result<G, E>,
+        mut each: impl FnMut(Entry<G, E>),
+    ) -> Result<(), ReadError> {
         match self {
             Source::Arguments(arguments) => {
                 for (i, text) in arguments.into_iter().enumerate() {
-                    let game = parse_game(&text);
+                    let game = parse(&text);
                     each(Entry {
                         origin: Origin::Argument(i + 1),
                         text: text.trim().into(),
@@ -110,9 +119,9 @@ impl Source {
                     path: name.clone(),
                     source,
                 })?;
-                read_lines(std::io::BufReader::new(file), &name, each)
+                read_lines(std::io::BufReader::new(file), &name, parse, each)
             }
-            Source::Stdin => read_lines(std::io::stdin().lock(), "standard input", each),
+            Source::Stdin => read_lines(std::io::stdin().lock(), "standard input", parse, each),
         }
     }
 }
@@ -126,10 +135,11 @@ pub fn parse_game(text: &str) -> Result<Game, InputError> {
     }
 }
 
-fn read_lines(
+fn read_lines<G, E>(
     reader: impl BufRead,
     name: &str,
-    mut each: impl FnMut(Entry),
+    parse: impl Fn(&str) -> Result<G, E>,
+    mut each: impl FnMut(Entry<G, E>),
 ) -> Result<(), ReadError> {
     // Lines are split on bytes so that one line of bad UTF-8 is one bad position, not the end.
     for (i, line) in reader.split(b'\n').enumerate() {
@@ -146,7 +156,7 @@ fn read_lines(
         each(Entry {
             origin: Origin::Line(i + 1),
             text: moves.to_string(),
-            game: parse_game(moves),
+            game: parse(moves),
         });
     }
     Ok(())

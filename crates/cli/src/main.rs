@@ -3,6 +3,7 @@
 
 mod analyze;
 mod bench;
+mod classic;
 mod input;
 mod machine;
 mod play;
@@ -22,8 +23,22 @@ use score4_solver::Replacement;
 #[derive(Parser)]
 #[command(name = "score4", version, about, long_about = None)]
 struct Cli {
+    /// The game: 3d (Connect Four 3D, the default) or classic (7×6, Pons's notation with
+    /// columns 1-7 and his scores; solve and bench).
+    #[arg(long, global = true, value_enum, default_value = "3d")]
+    game: GameKind,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Which game the command is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum GameKind {
+    /// Connect Four 3D: 4×4×4, 16 columns written 0-9A-F.
+    #[value(name = "3d")]
+    Space,
+    /// The classic 7×6 game, columns written 1-7.
+    Classic,
 }
 
 #[derive(Subcommand)]
@@ -221,6 +236,12 @@ pub struct BenchArgs {
     /// Directory of the benchmark sets dDD.txt.
     #[arg(long, default_value = "bench/positions")]
     sets: PathBuf,
+    /// With --game classic: directory of Pons's test sets (Test_L3_R1 ... Test_L1_R3).
+    #[arg(long, default_value = "../shared/data/pons")]
+    pons: PathBuf,
+    /// With --game classic: run only this one of Pons's sets (e.g. Test_L2_R2).
+    #[arg(long)]
+    pons_set: Option<String>,
 }
 
 /// Subcommands of `score4 bench`.
@@ -314,6 +335,19 @@ fn main() -> ExitCode {
             };
         }
     };
+    if cli.game == GameKind::Classic {
+        return match cli.command {
+            Command::Solve(args) => classic::solve(args),
+            Command::Bench(args) if args.command.is_none() => classic::bench(args),
+            _ => {
+                eprintln!(
+                    "score4 --game classic: only solve and bench are available for the classic \
+                     game so far"
+                );
+                ExitCode::from(EXIT_BAD_INPUT)
+            }
+        };
+    }
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),

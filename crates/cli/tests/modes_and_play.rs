@@ -224,3 +224,40 @@ fn bad_input_to_analyze_play_and_modes_is_a_clear_error() {
             .stderr(predicates::str::contains(message));
     }
 }
+
+#[test]
+fn the_classic_game_is_solved_in_pons_notation_and_scores() {
+    // Pons's convention: the side to move wins with its k-th stone for 22 - k. "4453" is an
+    // early position; a line of his End-Easy set scores -1.
+    let output = score4()
+        .args([
+            "--game",
+            "classic",
+            "solve",
+            "--mode",
+            "exact",
+            "--json",
+            "--tt-size",
+            TT,
+        ])
+        .args(["2252576253462244111563365343671351441", "12121212", "448"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "two bad positions");
+    let rows = json_lines(&output.stdout);
+    assert_eq!(rows[0]["value"], -1);
+    assert_eq!(rows[0]["mode"], "exact");
+    assert!(rows[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains("move 8 (column 2)"));
+    assert!(rows[2]["error"]
+        .as_str()
+        .unwrap()
+        .contains("'8' is not a column"));
+    score4()
+        .args(["--game", "classic", "analyze", "44"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("only solve and bench"));
+}

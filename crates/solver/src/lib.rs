@@ -13,10 +13,14 @@
 //!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry;
 //! - statistics: nodes, seconds, table probes, hits, stores and replacements.
 //!
-//! It depends on `score4-board` only. The search allocates nothing per node and uses no dynamic
+//! The search is generic over [`game::Game`], monomorphised for the 3-D board and for the
+//! classic 7×6 board of `score4-classic`.
+//!
+//! It depends on `score4-board` and `score4-classic` only. The search allocates nothing per node and uses no dynamic
 //! dispatch; the table is the one place with `unsafe` (its memory, see `memory.rs`).
 #![warn(missing_docs)]
 
+pub mod game;
 mod memory;
 pub mod ordering;
 pub mod rules;
@@ -24,6 +28,7 @@ pub mod score;
 pub mod search;
 pub mod table;
 
+pub use game::Game;
 pub use score::{narrow, Mode, ScoreRange, Valuation};
 pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};
 pub use table::{Bound, Format, Replacement, TableError, TableStats, TranspositionTable};

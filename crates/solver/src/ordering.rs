@@ -31,6 +31,43 @@ pub struct OrderedMoves {
 }
 
 impl OrderedMoves {
+    /// No moves yet (for orderings that [`Self::insert`] one move at a time).
+    pub fn empty() -> OrderedMoves {
+        OrderedMoves {
+            cells: [0; 16],
+            created: [0; 16],
+            opens: [false; 16],
+            len: 0,
+        }
+    }
+
+    /// Adds `cell` with `score` by insertion sort, after the moves of higher or equal score;
+    /// `scores` holds the scores of the moves so far (the caller's, so that the list itself
+    /// stays small).
+    #[inline(always)]
+    pub fn insert(
+        &mut self,
+        scores: &mut [u32; 16],
+        cell: u8,
+        score: u32,
+        created: u64,
+        opens: bool,
+    ) {
+        let mut i = self.len;
+        while i > 0 && scores[i - 1] < score {
+            scores[i] = scores[i - 1];
+            self.cells[i] = self.cells[i - 1];
+            self.created[i] = self.created[i - 1];
+            self.opens[i] = self.opens[i - 1];
+            i -= 1;
+        }
+        scores[i] = score;
+        self.cells[i] = cell;
+        self.created[i] = created;
+        self.opens[i] = opens;
+        self.len += 1;
+    }
+
     /// The moves, best first.
     #[inline(always)]
     pub fn as_slice(&self) -> &[u8] {

@@ -65,7 +65,7 @@ const MAX_NEEDS: usize = 16;
 /// assert_eq!((position.playable().0 & ODD_LAYERS).count_ones(), 8);
 /// assert!(follow_up_holds(position));
 /// ```
-#[inline]
+#[inline(always)]
 pub fn follow_up_holds(position: &Position) -> bool {
     debug_assert_eq!(position.mover(), Colour::White);
     let paired = position.playable().0 & ODD_LAYERS;

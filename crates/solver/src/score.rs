@@ -1,19 +1,19 @@
 //! Win/draw/loss and exact scores, asked of the threshold search ([`Solver::score_at_least`])
 //! one question at a time, like Pons's null-window searches.
 //!
-//! An exact score (DESIGN §2) is `33 - k` for a win with the winner's `k`-th stone, 0 for a
+//! An exact score (DESIGN §2) is `33 - k` (in the classic game `22 - k`) for a win with the
+//! winner's `k`-th stone, 0 for a
 //! draw, and the negative of the opponent's win score for a loss. Each question "is the first
-//! player's score at least `t`?" narrows the range of scores still possible: first `t = 1`
-//! (the report's question), then `t = 0` if that failed (draw or loss), then, for the exact
-//! score, the middle of what is left. The table holds a bound per position, so every question
+//! player's score at least `t`?" narrows the range of scores still possible. For win/draw/loss:
+//! first `t = 1` (the report's question), then `t = 0` if that failed. For the exact score:
+//! Pons's choice, the middle of what is left moved halfway towards the end farther from 0. The table holds a bound per position, so every question
 //! reuses what the earlier ones proved.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
-use score4_board::{Colour, Position};
-
+use crate::game::Game;
 use crate::search::{SearchStats, Solver};
 use crate::table::Format;
 
@@ -80,12 +80,13 @@ pub struct ScoreRange {
 impl ScoreRange {
     /// Every score the side to move of `position` could still get: from a loss to the
     /// opponent's next stone up to a win with its own next stone.
-    pub fn possible(position: &Position) -> ScoreRange {
-        let stones = position.count() as i32;
+    pub fn possible<G: Game>(position: &G) -> ScoreRange {
+        let stones = position.stone_count();
         let (mine, theirs) = (stones / 2, stones - stones / 2);
+        let half = G::CELLS / 2;
         ScoreRange {
-            lower: -(32 - theirs),
-            upper: 32 - mine,
+            lower: -(half - theirs),
+            upper: half - mine,
         }
     }
 
@@ -116,15 +117,11 @@ impl ScoreRange {
     }
 
     /// The value of `mode` (as [`Valuation::value`]) for a position whose side to move is
-    /// `mover`, once this range decides it.
-    pub fn value(self, mode: Mode, mover: Colour) -> Option<i32> {
+    /// the first player (`first_to_move`) or the second, once this range decides it.
+    pub fn value(self, mode: Mode, first_to_move: bool) -> Option<i32> {
         match mode {
             Mode::FirstWins => {
-                let white = if mover == Colour::White {
-                    self
-                } else {
-                    self.negated()
-                };
+                let white = if first_to_move { self } else { self.negated() };
                 if white.lower >= 1 {
                     Some(1)
                 } else if white.upper <= 0 {
@@ -172,14 +169,14 @@ pub struct Valuation {
 ///
 /// Any search that answers the question soundly will do: the sequential solver
 /// ([`Solver::evaluate_within`]) or the parallel one.
-pub fn narrow(
-    position: &Position,
+pub fn narrow<G: Game>(
+    position: &G,
     mode: Mode,
     mut ask: impl FnMut(i32) -> Option<bool>,
 ) -> Result<(i32, ScoreRange), ScoreRange> {
-    let mover = position.mover();
+    let mover = position.first_to_move();
     let from_white = |range: ScoreRange| {
-        if mover == Colour::White {
+        if mover {
             range
         } else {
             range.negated()
@@ -191,12 +188,12 @@ pub fn narrow(
         if let Some(value) = from_white(range).value(mode, mover) {
             return Ok((value, from_white(range)));
         }
-        let threshold = if range.lower < 1 && range.upper >= 1 {
+        let threshold = if mode == Mode::Exact {
+            exact_threshold(range)
+        } else if range.lower < 1 && range.upper >= 1 {
             1
-        } else if range.lower < 0 && range.upper >= 0 {
-            0
         } else {
-            range.lower + (range.upper - range.lower + 1) / 2
+            0
         };
         match ask(threshold) {
             Some(true) => range.lower = threshold,
@@ -206,12 +203,26 @@ pub fn narrow(
     }
 }
 
+/// The next question of an exact solve for a range `lower..=upper` of the first player's
+/// score: Pons's choice, the middle of the range moved halfway towards the end farther from 0
+/// (a question about a fast win is shallow, and cheap), asked as "at least middle + 1?".
+fn exact_threshold(range: ScoreRange) -> i32 {
+    let (lower, upper) = (range.lower, range.upper);
+    let mut middle = lower + (upper - lower) / 2;
+    if middle <= 0 && lower / 2 < middle {
+        middle = lower / 2;
+    } else if middle >= 0 && upper / 2 > middle {
+        middle = upper / 2;
+    }
+    middle + 1
+}
+
 impl Solver<'_> {
     /// Solves `position` in `mode`.
     ///
     /// Contract: nobody has four in a line in `position`; the table's format is
     /// [`Mode::format`] of `mode` (a bounds table also answers first-wins).
-    pub fn evaluate(&mut self, position: &Position, mode: Mode) -> Valuation {
+    pub fn evaluate<G: Game>(&mut self, position: &G, mode: Mode) -> Valuation {
         self.evaluate_within(position, mode, None)
             .expect("no deadline, no monitor stop")
     }
@@ -219,9 +230,9 @@ impl Solver<'_> {
     /// [`Self::evaluate`], unless the deadline passes (or the monitor's stop flag is raised)
     /// first: then `Err` with what was proven of the score before that. The table holds only
     /// proven bounds either way.
-    pub fn evaluate_within(
+    pub fn evaluate_within<G: Game>(
         &mut self,
-        position: &Position,
+        position: &G,
         mode: Mode,
         deadline: Option<Instant>,
     ) -> Result<Valuation, ScoreRange> {
@@ -247,7 +258,7 @@ impl Solver<'_> {
     /// stop flag is raised first: then `None`, and the table holds only proven values.
     ///
     /// Contract: nobody has four in a line in `position`.
-    pub fn try_score_at_least(&mut self, position: &Position, threshold: i32) -> Option<bool> {
+    pub fn try_score_at_least<G: Game>(&mut self, position: &G, threshold: i32) -> Option<bool> {
         match self.table_format() {
             Format::Binary => {
                 assert_eq!(

@@ -16,10 +16,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use score4_board::{BitBoard, Cell, Colour, Position};
+use score4_board::{BitBoard, Cell, Position};
 
-use crate::ordering::order_moves;
-use crate::rules::{follow_up_holds, zugzwang_on_odd_threat};
+use crate::game::Game;
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
 
 /// What a search counted.
@@ -148,7 +147,7 @@ impl<'t> Solver<'t> {
     /// Solves `position`, timing the search and counting its nodes.
     ///
     /// Contract: nobody has four in a line in `position` (a finished game has no value to find).
-    pub fn solve(&mut self, position: &Position) -> Solution {
+    pub fn solve<G: Game>(&mut self, position: &G) -> Solution {
         let before = self.stats;
         let start = Instant::now();
         let first_player_wins = self.first_player_wins(position);
@@ -163,7 +162,7 @@ impl<'t> Solver<'t> {
     /// [`Self::solve`], unless the search is still running at `deadline`: then `None`, and the
     /// table holds only values that were proven before the interruption. The clock is read
     /// every few thousand nodes, so the search may overrun `deadline` by a millisecond or so.
-    pub fn solve_within(&mut self, position: &Position, deadline: Instant) -> Option<Solution> {
+    pub fn solve_within<G: Game>(&mut self, position: &G, deadline: Instant) -> Option<Solution> {
         self.set_deadline(Some(deadline));
         let solution = self.try_solve(position);
         self.set_deadline(None);
@@ -172,7 +171,7 @@ impl<'t> Solver<'t> {
 
     /// [`Self::solve`], unless the monitor's stop flag ([`Self::with_monitor`]) is raised or the deadline
     /// passes first: then `None`, and the table holds only values proven before that.
-    pub fn try_solve(&mut self, position: &Position) -> Option<Solution> {
+    pub fn try_solve<G: Game>(&mut self, position: &G) -> Option<Solution> {
         self.attempt(|solver| solver.solve(position))
     }
 
@@ -208,7 +207,7 @@ impl<'t> Solver<'t> {
     ///
     /// Contract: nobody has four in a line, and the table's format is [`Format::Binary`]. Every
     /// position visited counts as one node.
-    pub fn first_player_wins(&mut self, position: &Position) -> bool {
+    pub fn first_player_wins<G: Game>(&mut self, position: &G) -> bool {
         self.search(position, None, FirstPlayerWins)
     }
 
@@ -217,15 +216,15 @@ impl<'t> Solver<'t> {
     /// `threshold`. `first_player_wins` is the question at threshold 1.
     ///
     /// Contract: nobody has four in a line, and the table's format is [`Format::Bounds`].
-    pub fn score_at_least(&mut self, position: &Position, threshold: i32) -> bool {
+    pub fn score_at_least<G: Game>(&mut self, position: &G, threshold: i32) -> bool {
         self.search(position, None, AtLeast(threshold))
     }
 
     /// The search of every question: whether the first player's score is at least
     /// `question.threshold()`, given the position's table slot if the caller computed it.
-    fn search<Q: Question>(
+    fn search<G: Game, Q: Question>(
         &mut self,
-        position: &Position,
+        position: &G,
         slot: Option<Slot>,
         question: Q,
     ) -> bool {
@@ -237,7 +236,7 @@ impl<'t> Solver<'t> {
             Examined::Settled(value) => return value,
             Examined::Moves(moves) => moves,
         };
-        let white_to_move = position.mover() == Colour::White;
+        let white_to_move = position.first_to_move();
         // The answers meaning "the mover reaches its goal" and "the mover fails".
         let (mover_wins, mover_loses) = (white_to_move, !white_to_move);
         if !moves.has_several() {
@@ -252,7 +251,7 @@ impl<'t> Solver<'t> {
             return value;
         }
         let nodes_before = self.stats.nodes;
-        let order = order_moves(position, moves);
+        let order = position.order(moves);
         let ordered = order.as_slice();
 
         // Children's slots, prefetched all at once, then read (enhanced transposition cutoff).
@@ -261,7 +260,7 @@ impl<'t> Solver<'t> {
         let mut child_slots = [None; 16];
         for (i, (child_slot, &cell)) in child_slots.iter_mut().zip(ordered).enumerate() {
             if !order.creates_opening(i) {
-                let s = table.slot(position.keys().canonical_after(cell, white_to_move));
+                let s = table.slot(position.canonical_key_after(Cell::from_index(cell)));
                 table.prefetch(s);
                 *child_slot = Some(s);
             }
@@ -282,13 +281,13 @@ impl<'t> Solver<'t> {
         }
 
         let mut value = mover_loses;
-        for (i, &cell) in ordered.iter().enumerate() {
+        for (i, &child_slot) in child_slots.iter().enumerate().take(ordered.len()) {
             if known_losing & (1 << i) != 0 {
                 continue;
             }
             let mut child = *position;
-            child.play_creating(Cell::from_index(cell), order.threats_created(i));
-            let child_value = self.search(&child, child_slots[i], question);
+            child.play_ordered(&order, i);
+            let child_value = self.search(&child, child_slot, question);
             if self.interrupted {
                 return child_value; // meaningless; nothing is stored on the way up
             }
@@ -418,22 +417,23 @@ pub fn examine(position: &Position) -> Examined {
 ///
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
-pub fn examine_at_least(position: &Position, threshold: i32) -> Examined {
+pub fn examine_at_least<G: Game>(position: &G, threshold: i32) -> Examined {
     examine_for(position, AtLeast(threshold))
 }
 
 /// [`examine_at_least`] for `question`'s threshold; for the report's question the game's
 /// length is not looked at (a win is a win).
 #[inline(always)]
-fn examine_for<Q: Question>(position: &Position, question: Q) -> Examined {
+fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Examined {
     let threshold = question.threshold();
-    let me = position.mover();
-    let white_to_move = me == Colour::White;
+    let white_to_move = position.first_to_move();
+    // Scores: a win with the winner's k-th stone scores half + 1 - k.
+    let half = G::CELLS / 2;
     // The first player's score from the mover's.
     let for_white = |score: i32| if white_to_move { score } else { -score };
     // Stones of the mover and of the opponent; a win with the k-th stone scores 33 - k.
     let mine_and_theirs = || {
-        let stones = position.count() as i32;
+        let stones = position.stone_count();
         (stones / 2, stones - stones / 2)
     };
     // Whether the first player's score reaches the threshold when the mover wins at once, and
@@ -441,8 +441,8 @@ fn examine_for<Q: Question>(position: &Position, question: Q) -> Examined {
     let (reached_if_won, reached_if_lost) = if Q::SCORES {
         let (mine, theirs) = mine_and_theirs();
         (
-            for_white(32 - mine) >= threshold,
-            for_white(-(32 - theirs)) >= threshold,
+            for_white(half - mine) >= threshold,
+            for_white(-(half - theirs)) >= threshold,
         )
     } else {
         (white_to_move, !white_to_move)
@@ -450,24 +450,24 @@ fn examine_for<Q: Question>(position: &Position, question: Q) -> Examined {
 
     let playable = position.playable();
     // The mover has an opening: it wins at once.
-    if !(position.threats(me) & playable).is_empty() {
+    if !(position.threats_of(white_to_move) & playable).is_empty() {
         return Examined::Settled(reached_if_won);
     }
     if playable.is_empty() {
         return Examined::Settled(0 >= threshold); // full board, no four: a draw
     }
-    let their_threats = position.threats(me.other());
+    let their_threats = position.threats_of(!white_to_move);
     let their_openings = their_threats & playable;
     let moves = if !their_openings.is_empty() {
         // Two openings cannot both be blocked; one must be, and blocking it loses if the
         // cell above is also theirs to win on.
-        if their_openings.has_several() || !(their_openings.up() & their_threats).is_empty() {
+        if their_openings.has_several() || !(G::above(their_openings) & their_threats).is_empty() {
             return Examined::Settled(reached_if_lost);
         }
         their_openings
     } else {
         // Never play directly below a threat of the opponent: they would win on top.
-        playable & !their_threats.down()
+        playable & !G::below(their_threats)
     };
     if moves.is_empty() {
         return Examined::Settled(reached_if_lost);
@@ -476,7 +476,7 @@ fn examine_for<Q: Question>(position: &Position, question: Q) -> Examined {
         // The first player's score lies between these: the mover wins at the earliest with
         // its stone after next, the opponent with its next one.
         let (mine, theirs) = mine_and_theirs();
-        let (best, worst) = (31 - mine, -(32 - theirs));
+        let (best, worst) = (half - 1 - mine, -(half - theirs));
         let (highest, lowest) = if white_to_move {
             (best, worst)
         } else {
@@ -488,44 +488,45 @@ fn examine_for<Q: Question>(position: &Position, question: Q) -> Examined {
         if lowest >= threshold {
             return Examined::Settled(true);
         }
-    } else if position.count() >= 62 {
-        // The first player cannot win with the 63rd stone if it is not an opening now (the
-        // 64th is the second player's). (The bounds above say the same at threshold 1.)
+    } else if position.stone_count() >= G::CELLS - 2 {
+        // The first player cannot win with the last but one stone (the 63rd) if it is not an
+        // opening now: the last is the second player's. (The bounds above say the same at
+        // threshold 1.)
         return Examined::Settled(false);
     }
     // A player with no line left cannot win: the first player's score is at most 0, or for
     // the second player at least 0.
-    if threshold >= 1 && position.live_lines(Colour::White) == 0 {
+    if threshold >= 1 && position.cannot_win(true) {
         return Examined::Settled(false);
     }
-    if threshold <= 0 && position.live_lines(Colour::Black) == 0 {
+    if threshold <= 0 && position.cannot_win(false) {
         return Examined::Settled(true);
     }
     // The static rules of `crate::rules`, at this node or after one move of the mover: black
     // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
     let (holds_decides, zugzwang_decides) = (threshold >= 1, threshold <= 1);
     if white_to_move {
-        if holds_decides && follow_up_holds(position) {
+        if holds_decides && position.second_player_holds() {
             return Examined::Settled(false);
         }
         if zugzwang_decides {
             for cell in moves {
-                if zugzwang_on_odd_threat(&position.after(cell)) {
+                if position.after(cell).first_player_wins_statically() {
                     return Examined::Settled(true);
                 }
             }
         }
     } else {
-        if zugzwang_decides && zugzwang_on_odd_threat(position) {
+        if zugzwang_decides && position.first_player_wins_statically() {
             // The two rules prove opposite values: they must never both apply.
             debug_assert!(!moves
                 .iter()
-                .any(|cell| follow_up_holds(&position.after(cell))));
+                .any(|cell| position.after(cell).second_player_holds()));
             return Examined::Settled(true);
         }
         if holds_decides {
             for cell in moves {
-                if follow_up_holds(&position.after(cell)) {
+                if position.after(cell).second_player_holds() {
                     return Examined::Settled(false);
                 }
             }

@@ -1,0 +1,433 @@
+//! # score4-classic
+//!
+//! The classic Connect Four board, 7 columns × 6 rows, as a second game for the score4 engine:
+//! only what differs from the 3-D game — geometry, lines, symmetry, keys, notation — lives here.
+//!
+//! - [`ClassicPosition`]: Pons's bitboard layout (7 bits per column, the 7th always empty), the
+//!   threats of both players computed by shifts, the unique 49-bit key and its mirror image;
+//! - [`ClassicGame`]: Pons's notation (columns `1`–`7`, one digit per move) and game records.
+//!
+//! It depends on `score4-board` only, for the [`BitBoard`] and [`Cell`] types (a cell here is
+//! the bit index `7 * column + row`). No allocation per move, no dynamic dispatch.
+#![warn(missing_docs)]
+
+use std::fmt;
+use std::str::FromStr;
+
+use score4_board::{BitBoard, Cell};
+
+/// Columns of the board.
+pub const WIDTH: u32 = 7;
+/// Rows of the board.
+pub const HEIGHT: u32 = 6;
+/// Cells of the board.
+pub const CELLS: u32 = WIDTH * HEIGHT;
+
+/// Bits per column (one more than the rows, so shifts between columns never wrap).
+const STRIDE: u32 = HEIGHT + 1;
+/// The lowest cell of every column.
+const BOTTOM: u64 = {
+    let mut mask = 0;
+    let mut c = 0;
+    while c < WIDTH {
+        mask |= 1 << (c * STRIDE);
+        c += 1;
+    }
+    mask
+};
+/// Every cell of the board (not the spare bit above each column).
+const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+
+/// A position of the classic game: the stones of each player. Copy it to make a move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ClassicPosition {
+    /// Stones of the first and of the second player.
+    stones: [u64; 2],
+}
+
+impl ClassicPosition {
+    /// The empty board, the first player to move.
+    pub const EMPTY: ClassicPosition = ClassicPosition { stones: [0; 2] };
+
+    /// All stones.
+    pub const fn occupied(&self) -> u64 {
+        self.stones[0] | self.stones[1]
+    }
+
+    /// Stones on the board.
+    pub const fn count(&self) -> u32 {
+        self.occupied().count_ones()
+    }
+
+    /// Whether the first player is to move.
+    pub const fn first_to_move(&self) -> bool {
+        self.count().is_multiple_of(2)
+    }
+
+    /// The stones of the first (`true`) or second player.
+    pub const fn stones(&self, first: bool) -> BitBoard {
+        BitBoard(self.stones[!first as usize])
+    }
+
+    /// The lowest empty cell of every column that is not full.
+    pub const fn playable(&self) -> BitBoard {
+        BitBoard((self.occupied() + BOTTOM) & BOARD)
+    }
+
+    /// The lowest empty cell of `column` (0-based), if any.
+    pub const fn drop_cell(&self, column: u32) -> Option<Cell> {
+        let cells = self.playable().0 & (((1 << HEIGHT) - 1) << (column * STRIDE));
+        if cells == 0 {
+            None
+        } else {
+            Some(Cell::from_index(cells.trailing_zeros() as u8))
+        }
+    }
+
+    /// The empty cells that would complete four in a line for the first (`true`) or second
+    /// player (Pons's shifts: vertical, horizontal and both diagonals).
+    pub const fn threats(&self, first: bool) -> BitBoard {
+        let p = self.stones[!first as usize];
+        // Vertical: three below.
+        let mut r = (p << 1) & (p << 2) & (p << 3);
+        // Horizontal (shift STRIDE) and the two diagonals (STRIDE - 1 and STRIDE + 1).
+        let shifts = [STRIDE, STRIDE - 1, STRIDE + 1];
+        let mut i = 0;
+        while i < 3 {
+            let s = shifts[i];
+            let pair = (p << s) & (p << (2 * s));
+            r |= pair & (p << (3 * s));
+            r |= pair & (p >> s);
+            let pair = (p >> s) & (p >> (2 * s));
+            r |= pair & (p << s);
+            r |= pair & (p >> (3 * s));
+            i += 1;
+        }
+        BitBoard(r & BOARD & !self.occupied())
+    }
+
+    /// The cells directly above those of `cells` (on the board).
+    pub const fn above(cells: BitBoard) -> BitBoard {
+        BitBoard((cells.0 << 1) & BOARD)
+    }
+
+    /// The cells directly below those of `cells` (on the board).
+    pub const fn below(cells: BitBoard) -> BitBoard {
+        BitBoard((cells.0 >> 1) & BOARD)
+    }
+
+    /// Whether the mover makes four by playing `cell`.
+    pub const fn wins_with(&self, cell: Cell) -> bool {
+        self.threats(self.first_to_move()).0 & (1 << cell.index()) != 0
+    }
+
+    /// Plays the mover's stone on `cell` (which must be playable).
+    pub fn play(&mut self, cell: Cell) {
+        debug_assert!(
+            self.playable().0 & (1 << cell.index()) != 0,
+            "a playable cell"
+        );
+        let mover = !self.first_to_move() as usize;
+        self.stones[mover] |= 1 << cell.index();
+    }
+
+    /// The position after the mover plays `cell`.
+    pub fn after(&self, cell: Cell) -> ClassicPosition {
+        let mut next = *self;
+        next.play(cell);
+        next
+    }
+
+    /// Whether the board is full.
+    pub const fn is_full(&self) -> bool {
+        self.count() == CELLS
+    }
+
+    /// Whether the first (`true`) or second player has four in a line.
+    pub fn has_four(&self, first: bool) -> bool {
+        let p = self.stones[!first as usize];
+        [1, STRIDE, STRIDE - 1, STRIDE + 1].iter().any(|&s| {
+            let m = p & (p >> s);
+            m & (m >> (2 * s)) != 0
+        })
+    }
+
+    /// The unique 49-bit key: per column, the first player's stones plus a 1 just above the
+    /// top stone (Pons's `position + mask + bottom`, with the first player's stones).
+    pub const fn key(&self) -> u64 {
+        self.stones[0] + self.occupied() + BOTTOM
+    }
+
+    /// The key of the mirror image (columns reversed).
+    pub const fn mirrored_key(&self) -> u64 {
+        let key = self.key();
+        let mut mirrored = 0;
+        let mut c = 0;
+        while c < WIDTH {
+            let group = (key >> (c * STRIDE)) & ((1 << STRIDE) - 1);
+            mirrored |= group << ((WIDTH - 1 - c) * STRIDE);
+            c += 1;
+        }
+        mirrored
+    }
+
+    /// The smaller key of the position and its mirror image: symmetric positions share it.
+    pub const fn canonical_key(&self) -> u128 {
+        let (a, b) = (self.key(), self.mirrored_key());
+        (if a < b { a } else { b }) as u128
+    }
+
+    /// The column (0-based) of `cell`.
+    pub const fn column_of(cell: Cell) -> u32 {
+        cell.index() as u32 / STRIDE
+    }
+}
+
+impl fmt::Display for ClassicPosition {
+    /// Six rows, the top row first, then the column numbers.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for row in (0..HEIGHT).rev() {
+            let line: Vec<&str> = (0..WIDTH)
+                .map(|c| {
+                    let bit = 1u64 << (c * STRIDE + row);
+                    if self.stones[0] & bit != 0 {
+                        "X"
+                    } else if self.stones[1] & bit != 0 {
+                        "O"
+                    } else {
+                        "·"
+                    }
+                })
+                .collect();
+            writeln!(f, "{}", line.join(" "))?;
+        }
+        writeln!(f, "1 2 3 4 5 6 7")
+    }
+}
+
+impl fmt::Debug for ClassicPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "\n{self}")
+    }
+}
+
+/// What is wrong with a move string of the classic game, naming the move (1-based) and why.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ClassicError {
+    /// A character that is not a column digit `1`–`7` (nor whitespace).
+    BadCharacter {
+        /// Number of the move.
+        move_number: usize,
+        /// The character.
+        character: char,
+    },
+    /// A move into a full column.
+    ColumnFull {
+        /// Number of the move.
+        move_number: usize,
+        /// The column (1-based).
+        column: u32,
+    },
+    /// A move after four in a line or a full board.
+    GameOver {
+        /// Number of the move.
+        move_number: usize,
+        /// The column (1-based).
+        column: u32,
+    },
+}
+
+impl fmt::Display for ClassicError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            ClassicError::BadCharacter {
+                move_number,
+                character,
+            } => write!(f, "move {move_number}: {character:?} is not a column (1-7)"),
+            ClassicError::ColumnFull {
+                move_number,
+                column,
+            } => write!(f, "move {move_number}: column {column} is full"),
+            ClassicError::GameOver {
+                move_number,
+                column,
+            } => write!(
+                f,
+                "move {move_number} (column {column}): the game is already over"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ClassicError {}
+
+/// A game of the classic board: the position and the columns (0-based) that reached it.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct ClassicGame {
+    position: ClassicPosition,
+    moves: Vec<u32>,
+    over: bool,
+}
+
+impl ClassicGame {
+    /// Plays in `column` (0-based); on error the game is unchanged.
+    pub fn play(&mut self, column: u32) -> Result<(), ClassicError> {
+        let move_number = self.moves.len() + 1;
+        if self.over {
+            return Err(ClassicError::GameOver {
+                move_number,
+                column: column + 1,
+            });
+        }
+        let cell = self
+            .position
+            .drop_cell(column)
+            .ok_or(ClassicError::ColumnFull {
+                move_number,
+                column: column + 1,
+            })?;
+        let wins = self.position.wins_with(cell);
+        self.position.play(cell);
+        self.moves.push(column);
+        self.over = wins || self.position.is_full();
+        Ok(())
+    }
+
+    /// The position reached.
+    pub fn position(&self) -> &ClassicPosition {
+        &self.position
+    }
+
+    /// The columns played (0-based).
+    pub fn moves(&self) -> &[u32] {
+        &self.moves
+    }
+
+    /// Whether someone has four or the board is full.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+}
+
+impl FromStr for ClassicGame {
+    type Err = ClassicError;
+
+    /// Pons's notation: one digit `1`–`7` per move, whitespace ignored; the first fault in
+    /// reading order is the error.
+    fn from_str(moves: &str) -> Result<ClassicGame, ClassicError> {
+        let mut game = ClassicGame::default();
+        for (i, character) in moves.chars().filter(|c| !c.is_whitespace()).enumerate() {
+            let column = match character.to_digit(10) {
+                Some(d @ 1..=7) => d - 1,
+                _ => {
+                    return Err(ClassicError::BadCharacter {
+                        move_number: i + 1,
+                        character,
+                    })
+                }
+            };
+            game.play(column)?;
+        }
+        Ok(game)
+    }
+}
+
+impl fmt::Display for ClassicGame {
+    /// The move string in Pons's notation.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.moves
+            .iter()
+            .try_for_each(|column| write!(f, "{}", column + 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four in a line by brute force over the cells, for the shifts to be checked against.
+    fn threats_by_hand(position: &ClassicPosition, first: bool) -> u64 {
+        let own = position.stones(first).0;
+        let mut threats = 0;
+        for c in 0..WIDTH as i32 {
+            for r in 0..HEIGHT as i32 {
+                let bit = 1u64 << (c as u32 * STRIDE + r as u32);
+                if position.occupied() & bit != 0 {
+                    continue;
+                }
+                let has = |c: i32, r: i32| {
+                    (0..WIDTH as i32).contains(&c)
+                        && (0..HEIGHT as i32).contains(&r)
+                        && own & (1 << (c as u32 * STRIDE + r as u32)) != 0
+                };
+                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                    for start in -3..=0 {
+                        let complete = (0..4).all(|k| {
+                            let (cc, rr) = (c + (start + k) * dc, r + (start + k) * dr);
+                            (cc, rr) == (c, r) || has(cc, rr)
+                        });
+                        if complete {
+                            threats |= bit;
+                        }
+                    }
+                }
+            }
+        }
+        threats
+    }
+
+    #[test]
+    fn threats_keys_and_mirrors_match_brute_force_along_random_games() {
+        let mut seed = 12345u64;
+        for _ in 0..2000 {
+            let mut game = ClassicGame::default();
+            loop {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let position = *game.position();
+                for first in [true, false] {
+                    assert_eq!(position.threats(first).0, threats_by_hand(&position, first));
+                }
+                // The mirror image's key is the key of the mirrored stones.
+                let mut mirror = ClassicGame::default();
+                for &c in game.moves() {
+                    mirror.play(WIDTH - 1 - c).unwrap();
+                }
+                assert_eq!(mirror.position().key(), position.mirrored_key());
+                if game.is_over() {
+                    break;
+                }
+                let legal: Vec<u32> = (0..WIDTH)
+                    .filter(|&c| position.drop_cell(c).is_some())
+                    .collect();
+                game.play(legal[(seed >> 33) as usize % legal.len()])
+                    .unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn notation_round_trips_and_errors_name_the_move() {
+        let game: ClassicGame = "4453 1".parse().unwrap();
+        assert_eq!(game.to_string(), "44531");
+        assert_eq!(game.position().count(), 5);
+        assert_eq!(
+            "448".parse::<ClassicGame>().unwrap_err().to_string(),
+            "move 3: '8' is not a column (1-7)"
+        );
+        assert_eq!(
+            "1111111".parse::<ClassicGame>().unwrap_err().to_string(),
+            "move 7: column 1 is full"
+        );
+        assert_eq!(
+            "12121212".parse::<ClassicGame>().unwrap_err().to_string(),
+            "move 8 (column 2): the game is already over"
+        );
+        assert!("1212121"
+            .parse::<ClassicGame>()
+            .unwrap()
+            .position()
+            .has_four(true));
+    }
+}

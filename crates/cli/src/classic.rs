@@ -1,0 +1,311 @@
+//! `score4 --game classic …`: the classic 7×6 game on the same search, in Pons's notation
+//! (columns `1`–`7`) and score convention (a win with the winner's `k`-th stone scores
+//! `22 - k`; `--mode exact` is Pons's "strong" solver, `--mode wdl` his "weak" one).
+//!
+//! `solve` reads positions like the 3-D `solve` (arguments, `--file`, standard input; `MOVES
+//! [anything]` per line, so Pons's `MOVES SCORE` files work); `bench` runs Pons's six test sets
+//! and prints his table. Both are sequential for now.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use score4_classic::{ClassicError, ClassicGame};
+use score4_solver::{Mode, SearchStats, Solver, TableError, TranspositionTable};
+
+use crate::input::Source;
+use crate::size::format_bytes;
+use crate::{BenchArgs, SolveArgs, EXIT_BAD_INPUT};
+
+/// Why a line is not a classic position to solve.
+fn parse(text: &str) -> Result<ClassicGame, String> {
+    let game: ClassicGame = text.parse().map_err(|e: ClassicError| e.to_string())?;
+    if game.is_over() {
+        return Err("the game is already over".to_owned());
+    }
+    Ok(game)
+}
+
+/// A table of `bytes` for `mode`, or the message and exit code.
+fn table_for(
+    command: &str,
+    bytes: u64,
+    replacement: score4_solver::Replacement,
+    mode: Mode,
+) -> Result<TranspositionTable, ExitCode> {
+    TranspositionTable::with_format(bytes, replacement, mode.format(), 1).map_err(|error| {
+        eprintln!("score4 --game classic {command}: table: {error} (--mode {mode})");
+        match error {
+            TableError::TooSmall { .. } => ExitCode::from(EXIT_BAD_INPUT),
+            TableError::OutOfMemory { .. } => ExitCode::FAILURE,
+        }
+    })
+}
+
+/// One JSON line per position.
+#[derive(serde::Serialize)]
+struct JsonSolved<'a> {
+    game: &'static str,
+    position: &'a str,
+    mode: &'static str,
+    value: i32,
+    nodes: u64,
+    seconds: f64,
+}
+
+#[derive(serde::Serialize)]
+struct JsonError<'a> {
+    game: &'static str,
+    position: &'a str,
+    line: usize,
+    error: String,
+}
+
+/// `score4 --game classic solve`.
+pub fn solve(args: SolveArgs) -> ExitCode {
+    let mode = args.mode;
+    if args.threads.is_some_and(|t| t > 1) {
+        eprintln!(
+            "score4 --game classic solve: --threads: the classic game is solved on one thread \
+             (the parallel solver is 3-D only so far)"
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    let bytes = args.tt_size.or(args.memory).unwrap_or(1 << 30);
+    let table = match table_for("solve", bytes, args.replacement, mode) {
+        Ok(table) => table,
+        Err(code) => return code,
+    };
+    let mut solver = Solver::new(&table);
+    let (mut solved, mut bad) = (0u64, 0u64);
+    let mut total = SearchStats::default();
+    let mut seconds = 0.0;
+    let stdout = std::io::stdout();
+    if !args.json {
+        println!("{:<7} {:>14} {:>10}  position", "value", "nodes", "seconds");
+    }
+    let read = Source::choose(args.positions, args.file).for_each_parsed(parse, |entry| {
+        let mut out = stdout.lock();
+        let game = match entry.game {
+            Ok(game) => game,
+            Err(error) => {
+                bad += 1;
+                if args.json {
+                    let json = JsonError {
+                        game: "classic",
+                        position: &entry.text,
+                        line: entry.origin.number(),
+                        error,
+                    };
+                    let _ = writeln!(out, "{}", serde_json::to_string(&json).expect("json"));
+                } else {
+                    eprintln!(
+                        "score4 --game classic solve: {}: {:?}: {error}",
+                        entry.origin, entry.text
+                    );
+                }
+                return;
+            }
+        };
+        let valuation = solver.evaluate(game.position(), mode);
+        solved += 1;
+        total += valuation.stats;
+        seconds += valuation.seconds;
+        let moves = game.to_string();
+        if args.json {
+            let json = JsonSolved {
+                game: "classic",
+                position: &moves,
+                mode: mode.name(),
+                value: valuation.value,
+                nodes: valuation.stats.nodes,
+                seconds: valuation.seconds,
+            };
+            let _ = writeln!(out, "{}", serde_json::to_string(&json).expect("json"));
+        } else {
+            let _ = writeln!(
+                out,
+                "{:<7} {:>14} {:>10.4}  {moves}",
+                valuation.value, valuation.stats.nodes, valuation.seconds
+            );
+        }
+    });
+    let summary = format!(
+        "{solved} solved, {bad} bad; classic 7x6, mode {mode}, 1 thread; {} nodes in {seconds:.3} s; \
+         table {} {}",
+        total.nodes,
+        format_bytes(table.bytes()),
+        table.replacement()
+    );
+    if args.json {
+        eprintln!("score4 --game classic solve: {summary}");
+    } else {
+        println!("summary: {summary}");
+    }
+    if let Err(error) = read {
+        eprintln!("score4 --game classic solve: {error}");
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    if bad > 0 {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Pons's six test sets, in the order of his table, with his names.
+pub const PONS_SETS: [(&str, &str); 6] = [
+    ("Test_L3_R1", "End-Easy"),
+    ("Test_L2_R1", "Middle-Easy"),
+    ("Test_L2_R2", "Middle-Medium"),
+    ("Test_L1_R1", "Begin-Easy"),
+    ("Test_L1_R2", "Begin-Medium"),
+    ("Test_L1_R3", "Begin-Hard"),
+];
+
+/// One row of the classic benchmark.
+#[derive(serde::Serialize, Clone, Debug)]
+pub struct ClassicRow {
+    set: String,
+    name: String,
+    solver: &'static str,
+    asked: usize,
+    solved: usize,
+    correct: usize,
+    seconds: f64,
+    nodes: u64,
+}
+
+impl ClassicRow {
+    fn mean_ms(&self) -> f64 {
+        1e3 * self.seconds / self.solved.max(1) as f64
+    }
+    fn mean_nodes(&self) -> f64 {
+        self.nodes as f64 / self.solved.max(1) as f64
+    }
+    fn kpos_per_s(&self) -> f64 {
+        self.nodes as f64 / self.seconds.max(1e-9) / 1e3
+    }
+}
+
+/// Reads a Pons set: `MOVES SCORE` per line.
+fn read_pons(path: &Path, limit: usize) -> Result<Vec<(ClassicGame, i32)>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut set = Vec::new();
+    for (i, line) in text.lines().enumerate().take(limit) {
+        let mut words = line.split_whitespace();
+        let (Some(moves), Some(score)) = (words.next(), words.next()) else {
+            return Err(format!(
+                "{} line {}: expected MOVES SCORE",
+                path.display(),
+                i + 1
+            ));
+        };
+        let game = parse(moves).map_err(|e| format!("{} line {}: {e}", path.display(), i + 1))?;
+        let score = score
+            .parse()
+            .map_err(|e| format!("{} line {}: score {score:?}: {e}", path.display(), i + 1))?;
+        set.push((game, score));
+    }
+    Ok(set)
+}
+
+/// `score4 --game classic bench`: each of Pons's sets (or `--set`), strong and weak, a fresh
+/// table for each, the positions in order until done or out of `--time-limit`.
+pub fn bench(args: BenchArgs) -> ExitCode {
+    let sets: Vec<(&str, &str)> = PONS_SETS
+        .iter()
+        .copied()
+        .filter(|(file, _)| args.pons_set.as_deref().is_none_or(|only| only == *file))
+        .collect();
+    if sets.is_empty() {
+        eprintln!(
+            "score4 --game classic bench: --pons-set: unknown set {:?} (expected one of {})",
+            args.pons_set.unwrap_or_default(),
+            PONS_SETS.map(|(f, _)| f).join(", ")
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    println!(
+        "{:<11} {:<14} {:<7} {:>9} {:>12} {:>14} {:>10} {:>11}",
+        "set", "", "solver", "positions", "mean time", "mean pos", "K pos/s", "correct"
+    );
+    let mut rows = Vec::new();
+    for (file, name) in sets {
+        let set = match read_pons(&args.pons.join(file), args.positions) {
+            Ok(set) => set,
+            Err(error) => {
+                eprintln!("score4 --game classic bench: {error}");
+                return ExitCode::from(EXIT_BAD_INPUT);
+            }
+        };
+        for (mode, solver_name) in [(Mode::Wdl, "weak"), (Mode::Exact, "strong")] {
+            let table = match table_for("bench", args.tt_size, args.replacement, mode) {
+                Ok(table) => table,
+                Err(code) => return code,
+            };
+            let mut solver = Solver::new(&table);
+            let deadline = Instant::now() + args.time_limit;
+            let mut row = ClassicRow {
+                set: file.to_owned(),
+                name: name.to_owned(),
+                solver: solver_name,
+                asked: set.len(),
+                solved: 0,
+                correct: 0,
+                seconds: 0.0,
+                nodes: 0,
+            };
+            for (game, expected) in &set {
+                let Ok(valuation) = solver.evaluate_within(game.position(), mode, Some(deadline))
+                else {
+                    break; // out of time: this position is not counted
+                };
+                let expected = if mode == Mode::Wdl {
+                    expected.signum()
+                } else {
+                    *expected
+                };
+                row.solved += 1;
+                row.correct += (valuation.value == expected) as usize;
+                row.seconds += valuation.seconds;
+                row.nodes += valuation.stats.nodes;
+            }
+            println!(
+                "{:<11} {:<14} {:<7} {:>9} {:>9.3} ms {:>14.0} {:>10.0} {:>5}/{:<5}",
+                row.set,
+                row.name,
+                row.solver,
+                format!("{}/{}", row.solved, row.asked),
+                row.mean_ms(),
+                row.mean_nodes(),
+                row.kpos_per_s(),
+                row.correct,
+                row.solved
+            );
+            rows.push(row);
+        }
+    }
+    if let Some(out) = &args.out {
+        let path = out.join("classic.json");
+        let written = std::fs::create_dir_all(out).and_then(|()| {
+            std::fs::write(&path, serde_json::to_string_pretty(&rows).expect("json"))
+        });
+        if let Err(error) = written {
+            eprintln!(
+                "score4 --game classic bench: cannot write {}: {error}",
+                path.display()
+            );
+            return ExitCode::FAILURE;
+        }
+    }
+    let all_correct = rows.iter().all(|r| r.correct == r.solved);
+    if !all_correct {
+        eprintln!("score4 --game classic bench: some scores differ from Pons's");
+        return ExitCode::FAILURE;
+    }
+    let _ = Duration::ZERO;
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,196 @@
+//! What the search needs of a game, and the two games it knows.
+//!
+//! The search ([`crate::search`]) and the scores ([`crate::score`]) are generic over [`Game`]
+//! and monomorphised for each board, so the 3-D game pays nothing for the classic one. Only
+//! what really differs lives behind the trait: geometry (playable cells, what lies above and
+//! below), threats, keys and symmetry, the move ordering, and the static rules (the 3-D game's
+//! claimeven-and-pairs and zugzwang; none yet for the classic game).
+
+use score4_board::{BitBoard, Cell, Colour, Position};
+use score4_classic::ClassicPosition;
+
+use crate::ordering::{order_moves, OrderedMoves};
+use crate::rules::{follow_up_holds, zugzwang_on_odd_threat};
+
+/// A board the search can solve. Cells are bit indices of a `u64` ([`BitBoard`]).
+pub trait Game: Copy {
+    /// Cells of the board (even): a win with the winner's `k`-th stone scores
+    /// `CELLS / 2 + 1 - k`.
+    const CELLS: i32;
+    /// Whether the first player is to move.
+    fn first_to_move(&self) -> bool;
+    /// Stones on the board.
+    fn stone_count(&self) -> i32;
+    /// The cells a move can be played on.
+    fn playable(&self) -> BitBoard;
+    /// The empty cells that would complete a line of the first (`true`) or second player.
+    fn threats_of(&self, first: bool) -> BitBoard;
+    /// The cells directly above those of `cells`.
+    fn above(cells: BitBoard) -> BitBoard;
+    /// The cells directly below those of `cells`.
+    fn below(cells: BitBoard) -> BitBoard;
+    /// The position after the mover plays `cell`.
+    fn after(&self, cell: Cell) -> Self;
+    /// The key shared by the position and its symmetric images (at most 80 bits), unique up
+    /// to symmetry.
+    fn canonical_key(&self) -> u128;
+    /// [`Self::canonical_key`] of the position after the mover plays `cell`.
+    fn canonical_key_after(&self, cell: Cell) -> u128;
+    /// `moves` in the order to search them, best first.
+    fn order(&self, moves: BitBoard) -> OrderedMoves;
+    /// Plays the `i`-th move of `order` (faster than [`Self::after`] where the ordering
+    /// found what the move creates).
+    fn play_ordered(&mut self, order: &OrderedMoves, i: usize);
+    /// Whether the first (`true`) or second player can no longer make four (`false` says
+    /// nothing).
+    fn cannot_win(&self, first: bool) -> bool;
+    /// A static proof that the first player cannot win (contract: the first player is to
+    /// move); `false` says nothing.
+    fn second_player_holds(&self) -> bool;
+    /// A static proof that the first player wins (contract: the second player is to move);
+    /// `false` says nothing.
+    fn first_player_wins_statically(&self) -> bool;
+}
+
+impl Game for Position {
+    const CELLS: i32 = 64;
+    #[inline(always)]
+    fn first_to_move(&self) -> bool {
+        self.mover() == Colour::White
+    }
+    #[inline(always)]
+    fn stone_count(&self) -> i32 {
+        self.count() as i32
+    }
+    #[inline(always)]
+    fn playable(&self) -> BitBoard {
+        Position::playable(self)
+    }
+    #[inline(always)]
+    fn threats_of(&self, first: bool) -> BitBoard {
+        self.threats(if first { Colour::White } else { Colour::Black })
+    }
+    #[inline(always)]
+    fn above(cells: BitBoard) -> BitBoard {
+        cells.up()
+    }
+    #[inline(always)]
+    fn below(cells: BitBoard) -> BitBoard {
+        cells.down()
+    }
+    #[inline(always)]
+    fn after(&self, cell: Cell) -> Position {
+        Position::after(self, cell)
+    }
+    #[inline(always)]
+    fn canonical_key(&self) -> u128 {
+        Position::canonical_key(self)
+    }
+    #[inline(always)]
+    fn canonical_key_after(&self, cell: Cell) -> u128 {
+        self.keys()
+            .canonical_after(cell.index(), self.mover() == Colour::White)
+    }
+    #[inline(always)]
+    fn order(&self, moves: BitBoard) -> OrderedMoves {
+        order_moves(self, moves)
+    }
+    #[inline(always)]
+    fn play_ordered(&mut self, order: &OrderedMoves, i: usize) {
+        let cell = Cell::from_index(order.as_slice()[i]);
+        self.play_creating(cell, order.threats_created(i));
+    }
+    #[inline(always)]
+    fn cannot_win(&self, first: bool) -> bool {
+        let colour = if first { Colour::White } else { Colour::Black };
+        self.live_lines(colour) == 0
+    }
+    #[inline(always)]
+    fn second_player_holds(&self) -> bool {
+        follow_up_holds(self)
+    }
+    #[inline(always)]
+    fn first_player_wins_statically(&self) -> bool {
+        zugzwang_on_odd_threat(self)
+    }
+}
+
+/// Columns of the classic board from the centre out: Pons's order for equal scores.
+const CENTRE_FIRST: [u32; 7] = [3, 2, 4, 1, 5, 0, 6];
+
+impl Game for ClassicPosition {
+    const CELLS: i32 = score4_classic::CELLS as i32;
+    #[inline(always)]
+    fn first_to_move(&self) -> bool {
+        ClassicPosition::first_to_move(self)
+    }
+    #[inline(always)]
+    fn stone_count(&self) -> i32 {
+        self.count() as i32
+    }
+    #[inline(always)]
+    fn playable(&self) -> BitBoard {
+        ClassicPosition::playable(self)
+    }
+    #[inline(always)]
+    fn threats_of(&self, first: bool) -> BitBoard {
+        self.threats(first)
+    }
+    #[inline(always)]
+    fn above(cells: BitBoard) -> BitBoard {
+        ClassicPosition::above(cells)
+    }
+    #[inline(always)]
+    fn below(cells: BitBoard) -> BitBoard {
+        ClassicPosition::below(cells)
+    }
+    #[inline(always)]
+    fn after(&self, cell: Cell) -> ClassicPosition {
+        ClassicPosition::after(self, cell)
+    }
+    #[inline(always)]
+    fn canonical_key(&self) -> u128 {
+        ClassicPosition::canonical_key(self)
+    }
+    #[inline(always)]
+    fn canonical_key_after(&self, cell: Cell) -> u128 {
+        ClassicPosition::after(self, cell).canonical_key()
+    }
+    /// Pons's ordering: by the number of threats the mover has after the move, centre
+    /// columns first among equals.
+    #[inline(always)]
+    fn order(&self, moves: BitBoard) -> OrderedMoves {
+        let me = ClassicPosition::first_to_move(self);
+        let mut order = OrderedMoves::empty();
+        let mut scores = [0; 16];
+        for column in CENTRE_FIRST {
+            let Some(cell) = self.drop_cell(column) else {
+                continue;
+            };
+            if !moves.has(cell) {
+                continue;
+            }
+            let next = ClassicPosition::after(self, cell);
+            let threats = next.threats(me);
+            let opens = !(threats & next.playable()).is_empty();
+            order.insert(&mut scores, cell.index(), threats.len(), 0, opens);
+        }
+        order
+    }
+    #[inline(always)]
+    fn play_ordered(&mut self, order: &OrderedMoves, i: usize) {
+        self.play(Cell::from_index(order.as_slice()[i]));
+    }
+    #[inline(always)]
+    fn cannot_win(&self, _first: bool) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn second_player_holds(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn first_player_wins_statically(&self) -> bool {
+        false
+    }
+}
