@@ -11,7 +11,7 @@
 use std::io::BufRead;
 use std::process::ExitCode;
 
-use score4_analysis::Engine;
+use score4_analysis::{Choice, Engine};
 use score4_board::{Colour, Column, Game, Outcome};
 
 use crate::analyze::{bounds_table, line_text, ongoing_game, value_text};
@@ -25,6 +25,17 @@ fn is_human(humans: Humans, colour: Colour) -> bool {
         Humans::Both => true,
         Humans::None => false,
     }
+}
+
+/// How the analysis values the move the engine chose.
+fn chosen_value(choice: &Choice) -> String {
+    choice
+        .analysis
+        .moves
+        .iter()
+        .find(|m| m.column == choice.column)
+        .map(|m| value_text(m.value))
+        .unwrap_or_default()
 }
 
 /// The game after `moves`, which were legal when played.
@@ -57,13 +68,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         let mover = game.position().mover();
         if !is_human(args.human, mover) {
             let choice = engine.choose(game.position());
-            let value = choice
-                .analysis
-                .moves
-                .iter()
-                .find(|m| m.column == choice.column)
-                .map(|m| value_text(m.value))
-                .unwrap_or_default();
+            let value = chosen_value(&choice);
             game.play(choice.column)
                 .expect("the engine plays legal moves");
             println!(
@@ -94,13 +99,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
             "show" => print!("{}", game.position()),
             "hint" => {
                 let choice = engine.choose(game.position());
-                let value = choice
-                    .analysis
-                    .moves
-                    .iter()
-                    .find(|m| m.column == choice.column)
-                    .map(|m| value_text(m.value))
-                    .unwrap_or_default();
+                let value = chosen_value(&choice);
                 println!(
                     "hint: {} — {value}; line {}",
                     choice.column,
