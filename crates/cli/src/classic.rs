@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use score4_classic::{ClassicError, ClassicGame};
 use score4_solver::{Mode, SearchStats, Solver, TableError, TranspositionTable};
 
-use crate::input::Source;
+use crate::input::{finish_run, Source};
 use crate::size::format_bytes;
 use crate::{BenchArgs, SolveArgs, EXIT_BAD_INPUT};
 
@@ -138,20 +138,13 @@ pub fn solve(args: SolveArgs) -> ExitCode {
         format_bytes(table.bytes()),
         table.replacement()
     );
-    if args.json {
-        eprintln!("score4 --game classic solve: {summary}");
-    } else {
-        println!("summary: {summary}");
-    }
-    if let Err(error) = read {
-        eprintln!("score4 --game classic solve: {error}");
-        return ExitCode::from(EXIT_BAD_INPUT);
-    }
-    if bad > 0 {
-        ExitCode::from(EXIT_BAD_INPUT)
-    } else {
-        ExitCode::SUCCESS
-    }
+    finish_run(
+        "score4 --game classic solve",
+        &summary,
+        args.json,
+        read,
+        bad,
+    )
 }
 
 /// Pons's six test sets, in the order of his table, with his names.

@@ -161,3 +161,30 @@ fn read_lines<G, E>(
     }
     Ok(())
 }
+
+/// Ends a run over positions: prints the summary (to standard error beside JSON lines, else as
+/// the last line of the table), reports a failure to read, and gives the exit code — 2 if the
+/// input could not be read or held a bad position.
+pub fn finish_run(
+    command: &str,
+    summary: &str,
+    json: bool,
+    read: Result<(), ReadError>,
+    bad: u64,
+) -> std::process::ExitCode {
+    if json {
+        eprintln!("{command}: {summary}");
+    } else {
+        println!("summary: {summary}");
+    }
+    let bad_input = std::process::ExitCode::from(crate::EXIT_BAD_INPUT);
+    if let Err(error) = read {
+        eprintln!("{command}: {error}");
+        return bad_input;
+    }
+    if bad > 0 {
+        bad_input
+    } else {
+        std::process::ExitCode::SUCCESS
+    }
+}

@@ -8,7 +8,7 @@ use score4_board::Position;
 use score4_parallel::Config;
 use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable};
 
-use crate::input::{Entry, Source};
+use crate::input::{finish_run, Entry, Source};
 use crate::machine::{default_memory, physical_cores, split_memory};
 use crate::progress::{ProgressMode, Reporter};
 use crate::size::format_bytes;
@@ -304,18 +304,5 @@ pub fn run(args: SolveArgs) -> ExitCode {
         total.table.stores,
         total.table.replacements,
     );
-    if args.json {
-        eprintln!("score4 solve: {summary}");
-    } else {
-        println!("summary: {summary}");
-    }
-    if let Err(error) = read {
-        eprintln!("score4 solve: {error}");
-        return ExitCode::from(EXIT_BAD_INPUT);
-    }
-    if bad > 0 {
-        ExitCode::from(EXIT_BAD_INPUT)
-    } else {
-        ExitCode::SUCCESS
-    }
+    finish_run("score4 solve", &summary, args.json, read, bad)
 }

@@ -19,6 +19,14 @@ fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The game record `play` prints last (`record: MOVES`).
+fn record_of(stdout: &str) -> &str {
+    stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("record: "))
+        .expect("a record")
+}
+
 fn positions(stones: u32, count: usize) -> Vec<String> {
     score4_bench::PositionGenerator::new(stones, 11)
         .take(count)
@@ -161,10 +169,7 @@ fn score4_against_itself_plays_a_legal_game_to_the_end() {
         String::from_utf8_lossy(&output.stderr)
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let record = stdout
-        .lines()
-        .find_map(|line| line.strip_prefix("record: "))
-        .expect("a record");
+    let record = record_of(&stdout);
     assert!(record.starts_with(start.as_str()));
     let game: Game = record.parse().expect("a legal record");
     assert_ne!(game.outcome(), Outcome::Ongoing, "played to the end");
@@ -192,10 +197,7 @@ fn a_human_against_score4_with_piped_moves() {
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("score4 (X) plays"), "{stdout}");
-    let record = stdout
-        .lines()
-        .find_map(|line| line.strip_prefix("record: "))
-        .expect("a record");
+    let record = record_of(&stdout);
     let game: Game = record.parse().expect("a legal record");
     assert!(game.moves().len() >= 6, "{record}");
 }
