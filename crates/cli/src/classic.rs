@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use score4_classic::{ClassicError, ClassicGame};
 use score4_solver::{Mode, SearchStats, Solver, TableError, TranspositionTable};
 
-use crate::input::{finish_run, Source};
+use crate::input::{finish_run, report_bad_entry, Source};
 use crate::size::format_bytes;
 use crate::{BenchArgs, SolveArgs, EXIT_BAD_INPUT};
 
@@ -54,14 +54,6 @@ struct JsonSolved<'a> {
     seconds: f64,
 }
 
-#[derive(serde::Serialize)]
-struct JsonError<'a> {
-    game: &'static str,
-    position: &'a str,
-    line: usize,
-    error: String,
-}
-
 /// `score4 --game classic solve`.
 pub fn solve(args: SolveArgs) -> ExitCode {
     let mode = args.mode;
@@ -91,20 +83,17 @@ pub fn solve(args: SolveArgs) -> ExitCode {
             Ok(game) => game,
             Err(error) => {
                 bad += 1;
-                if args.json {
-                    let json = JsonError {
-                        game: "classic",
-                        position: &entry.text,
-                        line: entry.origin.number(),
-                        error,
-                    };
-                    let _ = writeln!(out, "{}", serde_json::to_string(&json).expect("json"));
-                } else {
-                    eprintln!(
-                        "score4 --game classic solve: {}: {:?}: {error}",
-                        entry.origin, entry.text
-                    );
-                }
+                let command = "score4 --game classic solve";
+                let (origin, text) = (&entry.origin, &entry.text);
+                report_bad_entry(
+                    &mut out,
+                    command,
+                    Some("classic"),
+                    args.json,
+                    origin,
+                    text,
+                    error,
+                );
                 return;
             }
         };

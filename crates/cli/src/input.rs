@@ -188,3 +188,42 @@ pub fn finish_run(
         std::process::ExitCode::SUCCESS
     }
 }
+
+/// A position that could not be read, as a JSON line (DESIGN §2).
+#[derive(serde::Serialize)]
+struct JsonError<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    game: Option<&'static str>,
+    position: &'a str,
+    line: usize,
+    error: String,
+}
+
+/// Reports a position that could not be read: a JSON line on `out` with `json`, else a message
+/// naming `command`, where the position came from and why on standard error. `game` names a
+/// game other than the 3-D one in the JSON line.
+pub fn report_bad_entry(
+    out: &mut impl std::io::Write,
+    command: &str,
+    game: Option<&'static str>,
+    json: bool,
+    origin: &Origin,
+    text: &str,
+    error: impl fmt::Display,
+) {
+    if json {
+        let line = JsonError {
+            game,
+            position: text,
+            line: origin.number(),
+            error: error.to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&line).expect("serialisable")
+        );
+    } else {
+        eprintln!("{command}: {origin}: {text:?}: {error}");
+    }
+}

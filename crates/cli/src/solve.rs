@@ -8,7 +8,7 @@ use score4_board::Position;
 use score4_parallel::Config;
 use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable};
 
-use crate::input::{finish_run, Entry, Source};
+use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::machine::{default_memory, physical_cores, split_memory};
 use crate::progress::{ProgressMode, Reporter};
 use crate::size::format_bytes;
@@ -121,13 +121,6 @@ fn value_text(mode: Mode, value: i32) -> String {
     }
 }
 
-#[derive(serde::Serialize)]
-struct JsonError<'a> {
-    position: &'a str,
-    line: usize,
-    error: String,
-}
-
 /// Solves every position of the input in order, one table for the whole run.
 pub fn run(args: SolveArgs) -> ExitCode {
     let started = std::time::Instant::now();
@@ -202,20 +195,16 @@ pub fn run(args: SolveArgs) -> ExitCode {
             Ok(game) => game,
             Err(error) => {
                 bad += 1;
-                if args.json {
-                    let json = JsonError {
-                        position: &entry.text,
-                        line: entry.origin.number(),
-                        error: error.to_string(),
-                    };
-                    let _ = writeln!(
-                        out,
-                        "{}",
-                        serde_json::to_string(&json).expect("serialisable")
-                    );
-                } else {
-                    eprintln!("score4 solve: {}: {:?}: {error}", entry.origin, entry.text);
-                }
+                let (origin, text) = (&entry.origin, &entry.text);
+                report_bad_entry(
+                    &mut out,
+                    "score4 solve",
+                    None,
+                    args.json,
+                    origin,
+                    text,
+                    error,
+                );
                 return;
             }
         };

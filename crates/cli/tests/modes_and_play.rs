@@ -19,6 +19,18 @@ fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Runs `command`, checks that it succeeds (else shows its standard error), and returns its
+/// standard output.
+fn stdout_of_success(command: &mut Command) -> String {
+    let output = command.output().unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
 /// The game record `play` prints last (`record: MOVES`).
 fn record_of(stdout: &str) -> &str {
     stdout
@@ -51,18 +63,13 @@ fn solve_in_every_mode_gives_the_library_values_and_names_the_mode() {
         (Mode::Exact, "exact"),
     ] {
         for threads in ["1", "2"] {
-            let output = score4()
-                .args(["solve", "--json", "--progress", "none", "--tt-size", TT])
-                .args(["--mode", name, "--threads", threads])
-                .args(&moves)
-                .output()
-                .unwrap();
-            assert!(
-                output.status.success(),
-                "{}",
-                String::from_utf8_lossy(&output.stderr)
+            let stdout = stdout_of_success(
+                score4()
+                    .args(["solve", "--json", "--progress", "none", "--tt-size", TT])
+                    .args(["--mode", name, "--threads", threads])
+                    .args(&moves),
             );
-            let rows = json_lines(&output.stdout);
+            let rows = json_lines(stdout.as_bytes());
             assert_eq!(rows.len(), moves.len());
             for (row, moves) in rows.iter().zip(&moves) {
                 assert_eq!(row["mode"], name);
@@ -75,16 +82,16 @@ fn solve_in_every_mode_gives_the_library_values_and_names_the_mode() {
 #[test]
 fn analyze_json_agrees_with_solving_each_move() {
     let moves = &positions(44, 1)[0];
-    let output = score4()
-        .args(["analyze", moves, "--json", "--time", "30s", "--tt-size", TT])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let analysis = &json_lines(&output.stdout)[0];
+    let stdout = stdout_of_success(score4().args([
+        "analyze",
+        moves,
+        "--json",
+        "--time",
+        "30s",
+        "--tt-size",
+        TT,
+    ]));
+    let analysis = &json_lines(stdout.as_bytes())[0];
     let game: Game = moves.parse().unwrap();
     let mut best = i32::MIN;
     for m in analysis["moves"].as_array().unwrap() {
@@ -150,25 +157,19 @@ fn a_scripted_game_between_two_humans_ends_with_its_record() {
 #[test]
 fn score4_against_itself_plays_a_legal_game_to_the_end() {
     let start = &positions(36, 1)[0];
-    let output = score4()
-        .args([
-            "play",
-            "--human",
-            "none",
-            "--time",
-            "200ms",
-            "--tt-size",
-            TT,
-        ])
-        .args(["--start", start])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = stdout_of_success(
+        score4()
+            .args([
+                "play",
+                "--human",
+                "none",
+                "--time",
+                "200ms",
+                "--tt-size",
+                TT,
+            ])
+            .args(["--start", start]),
     );
-    let stdout = String::from_utf8_lossy(&output.stdout);
     let record = record_of(&stdout);
     assert!(record.starts_with(start.as_str()));
     let game: Game = record.parse().expect("a legal record");
@@ -185,17 +186,11 @@ fn score4_against_itself_plays_a_legal_game_to_the_end() {
 fn a_human_against_score4_with_piped_moves() {
     // The human (O) answers whatever score4 plays with the first legal column from a script;
     // the input ends before the game: the record so far is printed.
-    let output = score4()
-        .args(["play", "--human", "o", "--time", "100ms", "--tt-size", TT])
-        .write_stdin("F\nE\nD\n")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    let stdout = stdout_of_success(
+        score4()
+            .args(["play", "--human", "o", "--time", "100ms", "--tt-size", TT])
+            .write_stdin("F\nE\nD\n"),
     );
-    let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("score4 (X) plays"), "{stdout}");
     let record = record_of(&stdout);
     let game: Game = record.parse().expect("a legal record");
