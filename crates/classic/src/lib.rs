@@ -22,6 +22,8 @@ pub const WIDTH: u32 = 7;
 pub const HEIGHT: u32 = 6;
 /// Cells of the board.
 pub const CELLS: u32 = WIDTH * HEIGHT;
+/// Bits of [`ClassicPosition::key`]: a column of 7 bits for each of the 7 columns.
+pub const KEY_WIDTH: u32 = WIDTH * (HEIGHT + 1);
 
 /// Bits per column (one more than the rows, so shifts between columns never wrap).
 const STRIDE: u32 = HEIGHT + 1;
@@ -38,16 +40,45 @@ const BOTTOM: u64 = {
 /// Every cell of the board (not the spare bit above each column).
 const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
 
-/// A position of the classic game: the stones of each player. Copy it to make a move.
+/// A position of the classic game: the stones of each player, and the threats they make
+/// (kept by [`ClassicPosition::play`], so that the search reads them at every node instead of
+/// computing them twice). Copy it to make a move.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct ClassicPosition {
     /// Stones of the first and of the second player.
     stones: [u64; 2],
+    /// The empty cells that would complete four for the first and for the second player: a
+    /// function of `stones`, so equality and hashing are those of the stones.
+    threats: [u64; 2],
+}
+
+/// The cells (stones or not) that would complete four in a line with the stones `p` (Pons's
+/// shifts: vertical, horizontal and both diagonals).
+const fn line_completions(p: u64) -> u64 {
+    // Vertical: three below.
+    let mut r = (p << 1) & (p << 2) & (p << 3);
+    // Horizontal (shift STRIDE) and the two diagonals (STRIDE - 1 and STRIDE + 1).
+    let shifts = [STRIDE, STRIDE - 1, STRIDE + 1];
+    let mut i = 0;
+    while i < 3 {
+        let s = shifts[i];
+        let pair = (p << s) & (p << (2 * s));
+        r |= pair & (p << (3 * s));
+        r |= pair & (p >> s);
+        let pair = (p >> s) & (p >> (2 * s));
+        r |= pair & (p << s);
+        r |= pair & (p >> (3 * s));
+        i += 1;
+    }
+    r & BOARD
 }
 
 impl ClassicPosition {
     /// The empty board, the first player to move.
-    pub const EMPTY: ClassicPosition = ClassicPosition { stones: [0; 2] };
+    pub const EMPTY: ClassicPosition = ClassicPosition {
+        stones: [0; 2],
+        threats: [0; 2],
+    };
 
     /// All stones.
     pub const fn occupied(&self) -> u64 {
@@ -74,9 +105,14 @@ impl ClassicPosition {
         BitBoard((self.occupied() + BOTTOM) & BOARD)
     }
 
+    /// The cells of `column` (0-based).
+    pub const fn column_cells(column: u32) -> BitBoard {
+        BitBoard(((1 << HEIGHT) - 1) << (column * STRIDE))
+    }
+
     /// The lowest empty cell of `column` (0-based), if any.
     pub const fn drop_cell(&self, column: u32) -> Option<Cell> {
-        let cells = self.playable().0 & (((1 << HEIGHT) - 1) << (column * STRIDE));
+        let cells = self.playable().0 & Self::column_cells(column).0;
         if cells == 0 {
             None
         } else {
@@ -85,25 +121,19 @@ impl ClassicPosition {
     }
 
     /// The empty cells that would complete four in a line for the first (`true`) or second
-    /// player (Pons's shifts: vertical, horizontal and both diagonals).
+    /// player.
+    #[inline(always)]
     pub const fn threats(&self, first: bool) -> BitBoard {
-        let p = self.stones[!first as usize];
-        // Vertical: three below.
-        let mut r = (p << 1) & (p << 2) & (p << 3);
-        // Horizontal (shift STRIDE) and the two diagonals (STRIDE - 1 and STRIDE + 1).
-        let shifts = [STRIDE, STRIDE - 1, STRIDE + 1];
-        let mut i = 0;
-        while i < 3 {
-            let s = shifts[i];
-            let pair = (p << s) & (p << (2 * s));
-            r |= pair & (p << (3 * s));
-            r |= pair & (p >> s);
-            let pair = (p >> s) & (p >> (2 * s));
-            r |= pair & (p << s);
-            r |= pair & (p >> (3 * s));
-            i += 1;
-        }
-        BitBoard(r & BOARD & !self.occupied())
+        BitBoard(self.threats[!first as usize])
+    }
+
+    /// The mover's threats after playing `cell` (what [`Self::play`] computes, for
+    /// [`Self::play_with_threats`]).
+    #[inline(always)]
+    pub const fn threats_after(&self, cell: Cell) -> BitBoard {
+        let bit = 1u64 << cell.index();
+        let mine = self.stones[!self.first_to_move() as usize] | bit;
+        BitBoard(line_completions(mine) & !(self.occupied() | bit))
     }
 
     /// The cells directly above those of `cells` (on the board).
@@ -122,16 +152,29 @@ impl ClassicPosition {
     }
 
     /// Plays the mover's stone on `cell` (which must be playable).
+    #[inline(always)]
     pub fn play(&mut self, cell: Cell) {
+        self.play_with_threats(cell, self.threats_after(cell));
+    }
+
+    /// [`Self::play`], given the mover's threats after the move ([`Self::threats_after`]).
+    #[inline(always)]
+    pub fn play_with_threats(&mut self, cell: Cell, threats_after: BitBoard) {
         debug_assert!(
             self.playable().0 & (1 << cell.index()) != 0,
             "a playable cell"
         );
+        debug_assert_eq!(threats_after, self.threats_after(cell));
         let mover = !self.first_to_move() as usize;
-        self.stones[mover] |= 1 << cell.index();
+        let bit = 1u64 << cell.index();
+        self.stones[mover] |= bit;
+        self.threats[mover] = threats_after.0;
+        // A stone on the opponent's threat blocks it.
+        self.threats[1 - mover] &= !bit;
     }
 
     /// The position after the mover plays `cell`.
+    #[inline(always)]
     pub fn after(&self, cell: Cell) -> ClassicPosition {
         let mut next = *self;
         next.play(cell);
@@ -156,6 +199,14 @@ impl ClassicPosition {
     /// top stone (Pons's `position + mask + bottom`, with the first player's stones).
     pub const fn key(&self) -> u64 {
         self.stones[0] + self.occupied() + BOTTOM
+    }
+
+    /// [`Self::key`] of the position after the mover plays `cell`.
+    #[inline(always)]
+    pub const fn key_after(&self, cell: Cell) -> u64 {
+        let bit = 1u64 << cell.index();
+        let first = self.stones[0] | if self.first_to_move() { bit } else { 0 };
+        first + (self.occupied() | bit) + BOTTOM
     }
 
     /// The key of the mirror image (columns reversed).
@@ -377,7 +428,7 @@ mod tests {
     }
 
     #[test]
-    fn threats_keys_and_mirrors_match_brute_force_along_random_games() {
+    fn threats_keys_and_mirrors_match_brute_force_along_random_games_and_moves() {
         let mut seed = 12345u64;
         for _ in 0..2000 {
             let mut game = ClassicGame::default();
@@ -401,6 +452,18 @@ mod tests {
                 let legal: Vec<u32> = (0..WIDTH)
                     .filter(|&c| position.drop_cell(c).is_some())
                     .collect();
+                // What the search reads without playing: the key and the mover's threats
+                // after each move.
+                for &c in &legal {
+                    let cell = position.drop_cell(c).unwrap();
+                    let next = position.after(cell);
+                    assert_eq!(position.key_after(cell), next.key());
+                    let mover = position.first_to_move();
+                    assert_eq!(
+                        position.threats_after(cell).0,
+                        threats_by_hand(&next, mover)
+                    );
+                }
                 game.play(legal[(seed >> 33) as usize % legal.len()])
                     .unwrap();
             }

@@ -42,9 +42,10 @@ fn bad_input(message: impl std::fmt::Display) -> ExitCode {
 
 fn run_protocol(args: BenchArgs) -> ExitCode {
     let minimum = TranspositionTable::minimum_bytes(args.replacement);
-    if args.tt_size < minimum {
+    let tt_size = args.tt_size.unwrap_or(1 << 30);
+    if tt_size < minimum {
         let error = TableError::TooSmall {
-            bytes: args.tt_size,
+            bytes: tt_size,
             minimum,
         };
         return bad_input(format!("--tt-size: {error}"));
@@ -66,7 +67,7 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
     let config = BenchConfig {
         positions: args.positions,
         time_limit_seconds: args.time_limit.as_secs_f64(),
-        table_bytes: args.tt_size,
+        table_bytes: tt_size,
         replacement: args.replacement,
         threads: args.threads,
     };

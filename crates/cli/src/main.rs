@@ -213,9 +213,10 @@ pub struct BenchArgs {
     /// seconds).
     #[arg(long, default_value = "600s", value_parser = parse_duration)]
     time_limit: std::time::Duration,
-    /// Size of the transposition table (B, KiB, MiB, GiB or TiB), fresh for each difficulty.
-    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
-    tt_size: u64,
+    /// Size of the transposition table (B, KiB, MiB, GiB or TiB), fresh for each difficulty
+    /// (default: 1GiB; with --game classic 16MiB, which stays in the processor's cache).
+    #[arg(long, value_parser = size::parse_bytes)]
+    tt_size: Option<u64>,
     /// Replacement scheme of the transposition table.
     #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
     replacement: Replacement,

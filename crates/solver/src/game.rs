@@ -31,8 +31,10 @@ pub trait Game: Copy {
     fn below(cells: BitBoard) -> BitBoard;
     /// The position after the mover plays `cell`.
     fn after(&self, cell: Cell) -> Self;
-    /// The key shared by the position and its symmetric images (at most 80 bits), unique up
-    /// to symmetry.
+    /// Bits of [`Self::canonical_key`] (at most 80): the table must take keys this wide.
+    const KEY_WIDTH: u32;
+    /// The key shared by the position and its symmetric images (below `2^KEY_WIDTH`), unique
+    /// up to symmetry.
     fn canonical_key(&self) -> u128;
     /// [`Self::canonical_key`] of the position after the mover plays `cell`.
     fn canonical_key_after(&self, cell: Cell) -> u128;
@@ -54,6 +56,7 @@ pub trait Game: Copy {
 
 impl Game for Position {
     const CELLS: i32 = 64;
+    const KEY_WIDTH: u32 = 80;
     #[inline(always)]
     fn first_to_move(&self) -> bool {
         self.mover() == Colour::White
@@ -115,11 +118,22 @@ impl Game for Position {
     }
 }
 
-/// Columns of the classic board from the centre out: Pons's order for equal scores.
-const CENTRE_FIRST: [u32; 7] = [3, 2, 4, 1, 5, 0, 6];
+/// The cells of each column of the classic board, from the centre out: Pons's order for equal
+/// scores.
+const CENTRE_FIRST: [u64; 7] = {
+    let columns = [3, 2, 4, 1, 5, 0, 6];
+    let mut cells = [0; 7];
+    let mut i = 0;
+    while i < 7 {
+        cells[i] = ClassicPosition::column_cells(columns[i]).0;
+        i += 1;
+    }
+    cells
+};
 
 impl Game for ClassicPosition {
     const CELLS: i32 = score4_classic::CELLS as i32;
+    const KEY_WIDTH: u32 = score4_classic::KEY_WIDTH;
     #[inline(always)]
     fn first_to_move(&self) -> bool {
         ClassicPosition::first_to_move(self)
@@ -150,36 +164,37 @@ impl Game for ClassicPosition {
     }
     #[inline(always)]
     fn canonical_key(&self) -> u128 {
-        ClassicPosition::canonical_key(self)
+        ClassicPosition::key(self) as u128
     }
     #[inline(always)]
     fn canonical_key_after(&self, cell: Cell) -> u128 {
-        ClassicPosition::after(self, cell).canonical_key()
+        self.key_after(cell) as u128
     }
     /// Pons's ordering: by the number of threats the mover has after the move, centre
     /// columns first among equals.
     #[inline(always)]
     fn order(&self, moves: BitBoard) -> OrderedMoves {
-        let me = ClassicPosition::first_to_move(self);
         let mut order = OrderedMoves::empty();
         let mut scores = [0; 16];
+        let playable = self.playable().0;
         for column in CENTRE_FIRST {
-            let Some(cell) = self.drop_cell(column) else {
-                continue;
-            };
-            if !moves.has(cell) {
+            // At most one move per column: its lowest empty cell.
+            let bit = moves.0 & column;
+            if bit == 0 {
                 continue;
             }
-            let next = ClassicPosition::after(self, cell);
-            let threats = next.threats(me);
-            let opens = !(threats & next.playable()).is_empty();
-            order.insert(&mut scores, cell.index(), threats.len(), 0, opens);
+            let cell = Cell::from_index(bit.trailing_zeros() as u8);
+            let threats = self.threats_after(cell);
+            let playable_after = (playable & !bit) | ClassicPosition::above(BitBoard(bit)).0;
+            let opens = threats.0 & playable_after != 0;
+            order.insert(&mut scores, cell.index(), threats.len(), threats.0, opens);
         }
         order
     }
     #[inline(always)]
     fn play_ordered(&mut self, order: &OrderedMoves, i: usize) {
-        self.play(Cell::from_index(order.as_slice()[i]));
+        let cell = Cell::from_index(order.as_slice()[i]);
+        self.play_with_threats(cell, order.threats_created(i));
     }
     #[inline(always)]
     fn cannot_win(&self, _first: bool) -> bool {

@@ -74,8 +74,9 @@ impl OrderedMoves {
         &self.cells[..self.len]
     }
 
-    /// The threats the `i`-th move creates ([`Position::threats_created_by`]), found while
-    /// scoring it.
+    /// What scoring the `i`-th move found about the mover's threats, for playing it without
+    /// finding it again: the threats it creates ([`Position::threats_created_by`]) in the 3-D
+    /// game, all the mover's threats after it in the classic game.
     #[inline(always)]
     pub fn threats_created(&self, i: usize) -> BitBoard {
         BitBoard(self.created[i])

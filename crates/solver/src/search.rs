@@ -208,6 +208,7 @@ impl<'t> Solver<'t> {
     /// Contract: nobody has four in a line, and the table's format is [`Format::Binary`]. Every
     /// position visited counts as one node.
     pub fn first_player_wins<G: Game>(&mut self, position: &G) -> bool {
+        self.check_key_width::<G>();
         self.search(position, None, FirstPlayerWins)
     }
 
@@ -217,7 +218,19 @@ impl<'t> Solver<'t> {
     ///
     /// Contract: nobody has four in a line, and the table's format is [`Format::Bounds`].
     pub fn score_at_least<G: Game>(&mut self, position: &G, threshold: i32) -> bool {
+        self.check_key_width::<G>();
         self.search(position, None, AtLeast(threshold))
+    }
+
+    /// Panics unless the table takes `G`'s keys whole: a narrower table could mistake one
+    /// position for another, which no speed is worth.
+    fn check_key_width<G: Game>(&self) {
+        assert!(
+            G::KEY_WIDTH <= self.table.key_width(),
+            "a table for {}-bit keys cannot hold this game's {}-bit keys",
+            self.table.key_width(),
+            G::KEY_WIDTH
+        );
     }
 
     /// The search of every question: whether the first player's score is at least
@@ -246,7 +259,7 @@ impl<'t> Solver<'t> {
         }
 
         let table = self.table;
-        let slot = slot.unwrap_or_else(|| table.slot(position.canonical_key()));
+        let slot = slot.unwrap_or_else(|| slot_of::<G>(table, position.canonical_key()));
         if let Some(value) = question.probe(table, slot, &mut self.stats.table) {
             return value;
         }
@@ -260,13 +273,14 @@ impl<'t> Solver<'t> {
         let mut child_slots = [None; 16];
         for (i, (child_slot, &cell)) in child_slots.iter_mut().zip(ordered).enumerate() {
             if !order.creates_opening(i) {
-                let s = table.slot(position.canonical_key_after(Cell::from_index(cell)));
+                let s = slot_of::<G>(table, position.canonical_key_after(Cell::from_index(cell)));
                 table.prefetch(s);
                 *child_slot = Some(s);
             }
         }
         let mut known_losing = 0u16;
-        for (i, child_slot) in child_slots.iter().enumerate().take(ordered.len()) {
+        let child_slots = &child_slots[..ordered.len()];
+        for (i, child_slot) in child_slots.iter().enumerate() {
             let Some(child_slot) = *child_slot else {
                 continue;
             };
@@ -281,7 +295,7 @@ impl<'t> Solver<'t> {
         }
 
         let mut value = mover_loses;
-        for (i, &child_slot) in child_slots.iter().enumerate().take(ordered.len()) {
+        for (i, &child_slot) in child_slots.iter().enumerate() {
             if known_losing & (1 << i) != 0 {
                 continue;
             }
@@ -299,6 +313,17 @@ impl<'t> Solver<'t> {
         let subtree = self.stats.nodes - nodes_before;
         question.store(table, slot, value, subtree, &mut self.stats.table);
         value
+    }
+}
+
+/// The table slot of `key`, one of `G`'s keys: keys that fit in 64 bits skip the reduction of
+/// the high half (decided at compile time).
+#[inline(always)]
+fn slot_of<G: Game>(table: &TranspositionTable, key: u128) -> Slot {
+    if G::KEY_WIDTH <= 64 {
+        table.narrow_slot(key as u64)
+    } else {
+        table.slot(key)
     }
 }
 

@@ -33,6 +33,9 @@
 //!
 //! In the binary format 58 bits are left for `key mod 2^k`, so `S ≥ 2^22`: the smallest table is
 //! 32 MiB (NEW, BIG) or 64 MiB (TWOBIG).
+//!
+//! The classic 7×6 game's keys have 49 bits ([`TranspositionTable::with_key_width`]): any
+//! table with 2^10 buckets or more stays exact in both formats (`k = 49 - ⌊log2 S⌋`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -117,11 +120,23 @@ impl Format {
         }
     }
 
-    /// Smallest bucket count: `S · 2^k ≥ 2^80` with `k = 64 - payload bits`.
-    const fn min_buckets(self) -> u64 {
-        1 << (80 - (64 - self.payload_bits()))
+    /// Smallest bucket count for keys of `key_width` bits: `S · 2^k ≥ 2^key_width` with
+    /// `k = 64 - payload bits`, and never below [`MIN_BUCKETS`].
+    const fn min_buckets(self, key_width: u32) -> u64 {
+        let room = 64 - self.payload_bits();
+        if key_width > room && (1 << (key_width - room)) > MIN_BUCKETS {
+            1 << (key_width - room)
+        } else {
+            MIN_BUCKETS
+        }
     }
 }
+
+/// The fewest buckets of any table (keys short enough to need no more).
+const MIN_BUCKETS: u64 = 1 << 10;
+
+/// The width of the 3-D game's canonical keys, the default of every constructor.
+pub const KEY_WIDTH_3D: u32 = 80;
 
 /// A bound on the first player's score, as held by a [`Format::Bounds`] entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -261,6 +276,8 @@ pub struct TranspositionTable {
     reciprocal: u64,
     /// `k`: key bits stored per entry.
     key_bits: u32,
+    /// Bits of the keys the table takes (`S · 2^k ≥ 2^key_width`).
+    key_width: u32,
     replacement: Replacement,
     format: Format,
     /// [`Format::payload_bits`], where the key bits of an entry start.
@@ -274,6 +291,7 @@ impl fmt::Debug for TranspositionTable {
         f.debug_struct("TranspositionTable")
             .field("buckets", &self.buckets)
             .field("key_bits", &self.key_bits)
+            .field("key_width", &self.key_width)
             .field("replacement", &self.replacement)
             .field("format", &self.format)
             .field("huge_pages", &self.huge_pages())
@@ -305,9 +323,14 @@ impl TranspositionTable {
         Self::minimum_bytes_for(replacement, Format::Binary)
     }
 
-    /// The smallest table, in bytes, for `replacement` and `format`.
+    /// The smallest table, in bytes, for `replacement` and `format` (80-bit keys).
     pub fn minimum_bytes_for(replacement: Replacement, format: Format) -> u64 {
-        let mut s = format.min_buckets() + 1;
+        Self::minimum_bytes_for_keys(replacement, format, KEY_WIDTH_3D)
+    }
+
+    /// The smallest table, in bytes, for `replacement`, `format` and keys of `key_width` bits.
+    pub fn minimum_bytes_for_keys(replacement: Replacement, format: Format, key_width: u32) -> u64 {
+        let mut s = format.min_buckets(key_width) + 1;
         while !is_prime(s) {
             s += 1;
         }
@@ -338,18 +361,31 @@ impl TranspositionTable {
         format: Format,
         threads: usize,
     ) -> Result<TranspositionTable, TableError> {
-        let min_buckets = format.min_buckets();
+        Self::with_key_width(bytes, replacement, format, threads, KEY_WIDTH_3D)
+    }
+
+    /// [`Self::with_format`] for keys of `key_width` bits (at most 80): shorter keys (the
+    /// classic game's 49) leave more key bits per bucket, so smaller tables stay exact.
+    pub fn with_key_width(
+        bytes: u64,
+        replacement: Replacement,
+        format: Format,
+        threads: usize,
+        key_width: u32,
+    ) -> Result<TranspositionTable, TableError> {
+        assert!(key_width <= KEY_WIDTH_3D, "keys have at most 80 bits");
+        let min_buckets = format.min_buckets(key_width);
         let bucket_bytes = 8 * replacement.entries_per_bucket() as u64;
         let mut buckets = bytes / bucket_bytes;
         while buckets > min_buckets && !is_prime(buckets) {
             buckets -= 1;
         }
         if buckets <= min_buckets {
-            let minimum = Self::minimum_bytes_for(replacement, format);
+            let minimum = Self::minimum_bytes_for_keys(replacement, format, key_width);
             return Err(TableError::TooSmall { bytes, minimum });
         }
-        // S is an odd prime, not a power of two, so S · 2^(80 - ⌊log2 S⌋) > 2^80.
-        let key_bits = 80 - (63 - buckets.leading_zeros());
+        // S is an odd prime, not a power of two, so S · 2^(w - ⌊log2 S⌋) > 2^w.
+        let key_bits = key_width.saturating_sub(63 - buckets.leading_zeros());
         debug_assert!(key_bits + format.payload_bits() <= 64);
         let words = buckets as usize * replacement.entries_per_bucket();
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
@@ -362,6 +398,7 @@ impl TranspositionTable {
             two_pow_64_mod,
             reciprocal,
             key_bits,
+            key_width,
             replacement,
             format,
             payload_bits: format.payload_bits(),
@@ -374,9 +411,14 @@ impl TranspositionTable {
         self.buckets
     }
 
-    /// `k`, the key bits stored per entry (`S · 2^k ≥ 2^80`).
+    /// `k`, the key bits stored per entry (`S · 2^k ≥ 2^key_width`).
     pub fn key_bits(&self) -> u32 {
         self.key_bits
+    }
+
+    /// The bits of the keys the table takes: hits are exact for keys below `2^key_width`.
+    pub fn key_width(&self) -> u32 {
+        self.key_width
     }
 
     /// The replacement scheme.
@@ -432,7 +474,10 @@ impl TranspositionTable {
     /// Where `key` lives: its bucket and the key bits its entry holds.
     #[inline(always)]
     pub fn slot(&self, key: u128) -> Slot {
-        debug_assert!(key >> 80 == 0, "keys have 80 bits");
+        debug_assert!(
+            key >> self.key_width == 0,
+            "a key wider than the table takes"
+        );
         let (high, low) = ((key >> 64) as u64, key as u64);
         // key mod S = (high · (2^64 mod S) + low mod S) mod S; high < 2^16 and S < 2^40 keep
         // every term below 2^64.
@@ -440,6 +485,18 @@ impl TranspositionTable {
         let stored = low & ((1u64 << self.key_bits) - 1);
         Slot {
             first: bucket as usize * self.replacement.entries_per_bucket(),
+            tag: stored << self.payload_bits,
+        }
+    }
+
+    /// [`Self::slot`] of a key below `2^64` (the classic game's): one reduction instead of two,
+    /// the same slot.
+    #[inline(always)]
+    pub fn narrow_slot(&self, key: u64) -> Slot {
+        debug_assert!(self.key_width >= 64 || key >> self.key_width == 0);
+        let stored = key & ((1u64 << self.key_bits) - 1);
+        Slot {
+            first: self.reduce(key) as usize * self.replacement.entries_per_bucket(),
             tag: stored << self.payload_bits,
         }
     }

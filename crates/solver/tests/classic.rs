@@ -28,17 +28,22 @@ fn pons_set(name: &str) -> Vec<(ClassicGame, i32)> {
         .collect()
 }
 
+/// A bounds table of `bytes` for the classic game's 49-bit keys.
+fn classic_table(bytes: u64) -> TranspositionTable {
+    let key_width = score4_classic::KEY_WIDTH;
+    TranspositionTable::with_key_width(bytes, Replacement::TwoBig, Format::Bounds, 2, key_width)
+        .unwrap()
+}
+
 fn check(name: &str) {
     let set = pons_set(name);
     assert_eq!(set.len(), 1000, "{name}");
-    let table = TranspositionTable::with_format(
-        TranspositionTable::minimum_bytes_for(Replacement::TwoBig, Format::Bounds) + (64 << 20),
-        Replacement::TwoBig,
-        Format::Bounds,
-        2,
-    )
-    .unwrap();
-    let mut solver = Solver::new(&table);
+    check_with(&set, name, &classic_table(64 << 20));
+}
+
+/// Every position of `set`, strong then weak (each from an empty `table`), gets Pons's score.
+fn check_with(set: &[(ClassicGame, i32)], name: &str, table: &TranspositionTable) {
+    let mut solver = Solver::new(table);
     for (mode, what) in [(Mode::Exact, "strong"), (Mode::Wdl, "weak")] {
         table.clear();
         for (i, (game, expected)) in set.iter().enumerate() {
@@ -70,4 +75,35 @@ fn middle_medium() {
 #[test]
 fn beginning_easy() {
     check("Test_L1_R1");
+}
+
+/// The smallest classic table (2^10 buckets, 39 key bits per entry) is replaced tens of
+/// thousands of times per position and must still never mistake one position for another.
+#[test]
+fn the_smallest_table_stays_exact() {
+    let bytes = TranspositionTable::minimum_bytes_for_keys(
+        Replacement::TwoBig,
+        Format::Bounds,
+        score4_classic::KEY_WIDTH,
+    );
+    assert!(bytes < 20 << 10, "{bytes} bytes");
+    let table = classic_table(bytes);
+    let mut set = pons_set("Test_L2_R1");
+    set.extend(pons_set("Test_L2_R2").into_iter().take(100));
+    let mut solver = Solver::new(&table);
+    for (game, _) in &set[1000..] {
+        solver.evaluate(game.position(), Mode::Exact);
+    }
+    let replacements = solver.stats().table.replacements;
+    assert!(replacements > 1_000_000, "{replacements} replacements");
+    check_with(&set, "Test_L2_R1 and 100 of Test_L2_R2", &table);
+}
+
+/// A table for shorter keys than the game's is refused: it could mistake positions.
+#[test]
+#[should_panic(expected = "cannot hold this game's 80-bit keys")]
+fn a_table_for_shorter_keys_is_refused() {
+    let table = classic_table(1 << 20);
+    let position = score4_board::Position::default();
+    Solver::new(&table).evaluate(&position, Mode::Exact);
 }
