@@ -14,9 +14,10 @@
 
 use std::time::{Duration, Instant};
 
-use score4_board::{Cell, Column, Position};
+use score4_board::Cell;
 use score4_solver::{Mode, ScoreRange, Solver, TranspositionTable};
 
+use crate::board::Board;
 use crate::heuristic::{exact_behind, HeuristicSearch};
 
 /// What is known of one move, from the side of the player making it.
@@ -76,27 +77,27 @@ impl MoveValue {
     }
 }
 
-/// One legal move and what the analysis found.
+/// One legal move (in column `C`) and what the analysis found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MoveAnalysis {
+pub struct MoveAnalysis<C> {
     /// The column played.
-    pub column: Column,
+    pub column: C,
     /// Its value, from the side of the player making it.
     pub value: MoveValue,
     /// Solver nodes spent on it.
     pub nodes: u64,
 }
 
-/// The analysis of a position.
+/// The analysis of a position, moves named by columns `C`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
+pub struct Analysis<C> {
     /// Every legal move, in column order.
-    pub moves: Vec<MoveAnalysis>,
+    pub moves: Vec<MoveAnalysis<C>>,
     /// The best move: the most it is sure to get, then the best estimate.
-    pub best: Column,
+    pub best: C,
     /// The principal variation from `best`: each move keeps the exact score (as long as
     /// exact scores were found), else the heuristic search's expected line.
-    pub principal_variation: Vec<Column>,
+    pub principal_variation: Vec<C>,
     /// Whether the principal variation is proven (exact scores all along).
     pub proven_variation: bool,
 }
@@ -106,12 +107,16 @@ pub struct Analysis {
 ///
 /// Contract: nobody has four in a line in `position` and it is not full; `table` has the
 /// bounds format.
-pub fn analyze(position: &Position, table: &TranspositionTable, budget: Duration) -> Analysis {
+pub fn analyze<B: Board>(
+    position: &B,
+    table: &TranspositionTable,
+    budget: Duration,
+) -> Analysis<B::Column> {
     let start = Instant::now();
     let end = start + budget;
     let solving_end = start + budget.mul_f64(0.7);
     let mut solver = Solver::new(table);
-    let legal: Vec<(Column, Cell)> = Column::all()
+    let legal: Vec<(B::Column, Cell)> = B::columns()
         .filter_map(|column| position.drop_cell(column).map(|cell| (column, cell)))
         .collect();
     assert!(!legal.is_empty(), "a position with a legal move");
@@ -160,7 +165,7 @@ pub fn analyze(position: &Position, table: &TranspositionTable, budget: Duration
             (
                 m.value.guaranteed(),
                 m.value.estimate(),
-                std::cmp::Reverse(m.column.number()),
+                std::cmp::Reverse(m.column),
             )
         })
         .expect("a legal move");
@@ -195,15 +200,15 @@ pub fn analyze(position: &Position, table: &TranspositionTable, budget: Duration
 }
 
 /// The value of the mover playing `cell`, solved until `deadline`.
-fn value_of_move(
+fn value_of_move<B: Board>(
     solver: &mut Solver<'_>,
-    position: &Position,
+    position: &B,
     cell: Cell,
     deadline: Instant,
 ) -> MoveValue {
-    let mine = position.count() as i32 / 2;
+    let mine = position.stone_count() / 2;
     if position.wins_with(cell) {
-        return MoveValue::Exact(32 - mine); // the mover's (mine + 1)-th stone wins
+        return MoveValue::Exact(B::CELLS / 2 - mine); // the mover's (mine + 1)-th stone wins
     }
     let child = position.after(cell);
     let range = match solver.evaluate_within(&child, Mode::Exact, Some(deadline)) {
@@ -216,14 +221,14 @@ fn value_of_move(
 /// The line from `first` (exact score `score` for the mover) in which every move keeps the
 /// exact score, as far as the solver finds scores before `deadline`; whether it reached the
 /// end of the game or 20 plies.
-fn proven_line(
+fn proven_line<B: Board>(
     solver: &mut Solver<'_>,
-    position: &Position,
+    position: &B,
     first: Cell,
     score: i32,
     deadline: Instant,
-) -> (Vec<Column>, bool) {
-    let mut line = vec![first.column()];
+) -> (Vec<B::Column>, bool) {
+    let mut line = vec![B::column_of(first)];
     if position.wins_with(first) {
         return (line, true);
     }
@@ -231,7 +236,7 @@ fn proven_line(
     let mut expected = -score; // for the side to move at `current`
     while line.len() < 20 && !current.is_full() {
         let mut next = None;
-        for column in Column::all() {
+        for column in B::columns() {
             let Some(cell) = current.drop_cell(column) else {
                 continue;
             };
@@ -247,7 +252,7 @@ fn proven_line(
         let Some(cell) = next else {
             return (line, false); // out of time (a keeping move always exists)
         };
-        line.push(cell.column());
+        line.push(B::column_of(cell));
         if current.wins_with(cell) {
             return (line, true);
         }

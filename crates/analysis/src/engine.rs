@@ -8,18 +8,18 @@
 
 use std::time::Duration;
 
-use score4_board::{Column, Position};
 use score4_solver::TranspositionTable;
 
 use crate::analyze::{analyze, Analysis};
+use crate::board::Board;
 
-/// A move chosen by the engine, with the analysis behind it.
+/// A move (a column `C`) chosen by the engine, with the analysis behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub struct Choice<C> {
     /// The move.
-    pub column: Column,
+    pub column: C,
     /// Why.
-    pub analysis: Analysis,
+    pub analysis: Analysis<C>,
 }
 
 /// A player with its own table and a time per move.
@@ -40,7 +40,7 @@ impl<'t> Engine<'t> {
     /// The engine's move in `position`.
     ///
     /// Contract: nobody has four in a line in `position` and it is not full.
-    pub fn choose(&self, position: &Position) -> Choice {
+    pub fn choose<B: Board>(&self, position: &B) -> Choice<B::Column> {
         let analysis = analyze(position, self.table, self.time_per_move);
         Choice {
             column: analysis.best,

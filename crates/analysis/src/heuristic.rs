@@ -7,16 +7,13 @@
 //! score shifted beyond every evaluation ([`decided`]), so the search never prefers a guess to
 //! a win it sees, nor walks into a loss it sees.
 //!
-//! The evaluation ([`evaluate`]) counts, for each player, the lines still open to it by the
-//! stones it has in them, and its threats — twice for a threat on a row of its parity (odd
-//! rows, layers 0 and 2, for the first player; even rows for the second), Allis's insight that
-//! a threat on the right parity usually wins the zugzwang at the end.
+//! The evaluation is the board's ([`Board::evaluate`]).
 
 use std::time::Instant;
 
-use score4_board::geometry::LINES;
-use score4_board::{BitBoard, Cell, Colour, Column, Position};
-use score4_solver::ordering::order_moves;
+use score4_board::{BitBoard, Cell};
+
+use crate::board::Board;
 
 /// Proven results are `±(DECIDED + exact score)`; evaluations stay far inside `±DECIDED`.
 pub const DECIDED: i32 = 1_000_000;
@@ -43,41 +40,6 @@ pub const fn exact_behind(value: i32) -> Option<i32> {
     }
 }
 
-/// Points for an open line holding 0, 1 or 2 of the player's stones (3 is a threat).
-const LINE_POINTS: [i32; 3] = [1, 4, 16];
-/// Points for each threat, and again for one on the player's parity.
-const THREAT_POINTS: i32 = 60;
-/// Layers 0 and 2: the odd rows (counting from 1), the first player's parity.
-const ODD_ROWS: u64 = 0x0000_FFFF_0000_FFFF;
-
-/// The static evaluation for the side to move (see the module documentation).
-pub fn evaluate(position: &Position) -> i32 {
-    let side = |colour: Colour| {
-        let own = position.stones(colour).0;
-        let mut live = position.live_lines(colour);
-        let mut points = 0;
-        while live != 0 {
-            let line = LINES[live.trailing_zeros() as usize];
-            live &= live - 1;
-            let n = (line & own).count_ones() as usize;
-            if n < 3 {
-                points += LINE_POINTS[n];
-            }
-        }
-        let threats = position.threats(colour).0 & !position.occupied().0;
-        let parity = if colour == Colour::White {
-            ODD_ROWS
-        } else {
-            !ODD_ROWS
-        };
-        points
-            + THREAT_POINTS * threats.count_ones() as i32
-            + THREAT_POINTS * (threats & parity).count_ones() as i32
-    };
-    let me = position.mover();
-    side(me) - side(me.other())
-}
-
 /// What the decisive situations say of a position: its value, or the moves worth trying.
 enum Situation {
     Decided(i32),
@@ -85,27 +47,28 @@ enum Situation {
 }
 
 /// The solver's decisive situations, as heuristic values.
-fn situation(position: &Position) -> Situation {
-    let me = position.mover();
-    let stones = position.count() as i32;
+fn situation<B: Board>(position: &B) -> Situation {
+    let me = position.first_to_move();
+    let half = B::CELLS / 2;
+    let stones = position.stone_count();
     let (mine, theirs) = (stones / 2, stones - stones / 2);
     let playable = position.playable();
-    if !(position.threats(me) & playable).is_empty() {
-        return Situation::Decided(decided(32 - mine));
+    if !(position.threats_of(me) & playable).is_empty() {
+        return Situation::Decided(decided(half - mine));
     }
     if playable.is_empty() {
         return Situation::Decided(0);
     }
-    let lost = Situation::Decided(decided(-(32 - theirs)));
-    let their_threats = position.threats(me.other());
+    let lost = Situation::Decided(decided(-(half - theirs)));
+    let their_threats = position.threats_of(!me);
     let their_openings = their_threats & playable;
     let moves = if !their_openings.is_empty() {
-        if their_openings.has_several() || !(their_openings.up() & their_threats).is_empty() {
+        if their_openings.has_several() || !(B::above(their_openings) & their_threats).is_empty() {
             return lost;
         }
         their_openings
     } else {
-        playable & !their_threats.down()
+        playable & !B::below(their_threats)
     };
     if moves.is_empty() {
         return lost;
@@ -113,11 +76,16 @@ fn situation(position: &Position) -> Situation {
     Situation::Moves(moves)
 }
 
-/// The outcome of a heuristic search.
+/// The score of the mover winning with its next stone.
+fn win_now<B: Board>(position: &B) -> i32 {
+    B::CELLS / 2 - position.stone_count() / 2
+}
+
+/// The outcome of a heuristic search, moves named by columns `C`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Estimate {
+pub struct Estimate<C> {
     /// The move it prefers.
-    pub column: Column,
+    pub column: C,
     /// Its value for the side to move: an evaluation, or a proven result ([`exact_behind`]).
     pub value: i32,
     /// The depth (plies) of the last completed iteration.
@@ -125,7 +93,7 @@ pub struct Estimate {
     /// Positions visited.
     pub nodes: u64,
     /// The line it expects, starting with `column`.
-    pub line: Vec<Column>,
+    pub line: Vec<C>,
 }
 
 /// An iterative-deepening alpha-beta search with a deadline.
@@ -140,19 +108,23 @@ impl HeuristicSearch {
     /// at least one iteration (depth 1) is always completed.
     ///
     /// Contract: nobody has four in a line and the side to move has a legal move in `allowed`.
-    pub fn run(position: &Position, allowed: Option<&[Column]>, deadline: Instant) -> Estimate {
+    pub fn run<B: Board>(
+        position: &B,
+        allowed: Option<&[B::Column]>,
+        deadline: Instant,
+    ) -> Estimate<B::Column> {
         let mut search = HeuristicSearch {
             deadline,
             nodes: 0,
             out_of_time: false,
         };
-        let mut root: Vec<Cell> = Column::all()
+        let mut root: Vec<Cell> = B::columns()
             .filter(|c| allowed.is_none_or(|a| a.contains(c)))
             .filter_map(|c| position.drop_cell(c))
             .collect();
         assert!(!root.is_empty(), "a legal move to search");
         // Order once by the solver's ordering; later iterations put the best move first.
-        let order = order_moves(position, root.iter().copied().collect());
+        let order = position.order(root.iter().copied().collect());
         root.sort_by_key(|cell| {
             order
                 .as_slice()
@@ -161,19 +133,19 @@ impl HeuristicSearch {
                 .unwrap_or(usize::MAX)
         });
         let mut best = Estimate {
-            column: root[0].column(),
+            column: B::column_of(root[0]),
             value: -DECIDED * 2,
             depth: 0,
             nodes: 0,
-            line: vec![root[0].column()],
+            line: vec![B::column_of(root[0])],
         };
-        let remaining = 64 - position.count();
+        let remaining = (B::CELLS - position.stone_count()) as u32;
         for depth in 1..=remaining {
             let mut alpha = -DECIDED * 2;
             let mut chosen = None;
             for &cell in &root {
                 let value = if position.wins_with(cell) {
-                    decided(32 - position.count() as i32 / 2)
+                    decided(win_now(position))
                 } else {
                     -search.negamax(&position.after(cell), depth - 1, -DECIDED * 2, -alpha)
                 };
@@ -190,7 +162,7 @@ impl HeuristicSearch {
             }
             let (cell, value) = chosen.expect("at least one move");
             best = Estimate {
-                column: cell.column(),
+                column: B::column_of(cell),
                 value,
                 depth,
                 nodes: search.nodes,
@@ -209,7 +181,7 @@ impl HeuristicSearch {
 
     /// Negamax value of `position` for the side to move, searched `depth` plies deep in the
     /// window `(alpha, beta)` (fail-hard).
-    fn negamax(&mut self, position: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax<B: Board>(&mut self, position: &B, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(4096) && Instant::now() >= self.deadline {
             self.out_of_time = true;
@@ -219,9 +191,9 @@ impl HeuristicSearch {
             Situation::Moves(moves) => moves,
         };
         if depth == 0 || self.out_of_time {
-            return evaluate(position);
+            return position.evaluate();
         }
-        let order = order_moves(position, moves);
+        let order = position.order(moves);
         for &cell in order.as_slice() {
             let value = -self.negamax(
                 &position.after(Cell::from_index(cell)),
@@ -239,8 +211,8 @@ impl HeuristicSearch {
 
     /// The line the search expects after `first`: each ply's best reply by a shallow search
     /// (a cheap stand-in for a stored principal variation).
-    fn line(&mut self, position: &Position, first: Cell, depth: u32) -> Vec<Column> {
-        let mut line = vec![first.column()];
+    fn line<B: Board>(&mut self, position: &B, first: Cell, depth: u32) -> Vec<B::Column> {
+        let mut line = vec![B::column_of(first)];
         if position.wins_with(first) {
             return line;
         }
@@ -267,7 +239,7 @@ impl HeuristicSearch {
                 .max_by_key(|&(value, cell)| (value, std::cmp::Reverse(cell.index())))
                 .map(|(_, cell)| cell)
                 .expect("a move");
-            line.push(reply.column());
+            line.push(B::column_of(reply));
             if current.wins_with(reply) {
                 break;
             }

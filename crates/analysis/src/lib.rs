@@ -10,12 +10,16 @@
 //!   scores a win or loss it sees inside its horizon exactly, so it never misses one;
 //! - [`Engine`]: the player built from both — perfect whenever the position is solved in time.
 //!
-//! It depends on `score4-board` and `score4-solver` only; no terminal, no threads, no I/O.
+//! All of it is generic over [`Board`] (the 3-D and the classic game), monomorphised. It
+//! depends on `score4-board`, `score4-classic` and `score4-solver` only; no terminal, no
+//! threads, no I/O.
 #![warn(missing_docs)]
 
 mod analyze;
+mod board;
 mod engine;
 pub mod heuristic;
 
 pub use analyze::{analyze, Analysis, MoveAnalysis, MoveValue};
+pub use board::Board;
 pub use engine::{Choice, Engine};

@@ -1,28 +1,52 @@
 //! `analyze` against solving each child directly, the engine against won positions, and the
-//! heuristic search against short forced wins the solver finds.
+//! heuristic search against short forced wins the solver finds — for the 3-D game and for the
+//! classic one (positions from Pons's test sets).
 
+use std::fmt::Display;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use score4_analysis::heuristic::{exact_behind, HeuristicSearch};
-use score4_analysis::{analyze, Engine, MoveValue};
+use score4_analysis::{analyze, Board, Engine, MoveValue};
 use score4_bench::PositionGenerator;
-use score4_board::{Game, Position};
+use score4_board::Position;
+use score4_classic::{ClassicGame, ClassicPosition};
 use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
 
-fn bounds_table() -> TranspositionTable {
-    let bytes = TranspositionTable::minimum_bytes_for(Replacement::TwoBig, Format::Bounds);
-    TranspositionTable::with_format(bytes, Replacement::TwoBig, Format::Bounds, 2).unwrap()
+/// A table of bounds for `B`'s keys (the smallest 3-D one, 64 MiB for the classic game).
+fn bounds_table<B: Board>() -> TranspositionTable {
+    let bytes = TranspositionTable::minimum_bytes_for_keys(
+        Replacement::TwoBig,
+        Format::Bounds,
+        B::KEY_WIDTH,
+    )
+    .max(64 << 20);
+    TranspositionTable::with_key_width(bytes, Replacement::TwoBig, Format::Bounds, 2, B::KEY_WIDTH)
+        .unwrap()
+}
+
+/// Every 50th position of Pons's set `name` (`MOVES SCORE` per line), after `skip`.
+fn pons_positions(name: &str, skip: usize) -> Vec<ClassicPosition> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/pons")
+        .join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    text.lines()
+        .skip(skip)
+        .step_by(50)
+        .map(|line| {
+            let moves = line.split_whitespace().next().unwrap();
+            *moves.parse::<ClassicGame>().unwrap().position()
+        })
+        .collect()
 }
 
 /// The exact score of the mover playing `column`, solved directly on a table of its own.
-fn direct_score(
-    table: &TranspositionTable,
-    position: &Position,
-    column: score4_board::Column,
-) -> i32 {
+fn direct_score<B: Board>(table: &TranspositionTable, position: &B, column: B::Column) -> i32 {
     let cell = position.drop_cell(column).expect("legal");
     if position.wins_with(cell) {
-        return 32 - position.count() as i32 / 2;
+        return B::CELLS / 2 - position.stone_count() / 2;
     }
     -Solver::new(table)
         .evaluate(&position.after(cell), Mode::Exact)
@@ -31,15 +55,30 @@ fn direct_score(
 
 #[test]
 fn analyze_agrees_with_solving_each_child_directly() {
-    let table = bounds_table();
-    let direct = bounds_table();
-    let games: Vec<Game> = (42..=48)
+    let positions: Vec<Position> = (42..=48)
         .flat_map(|stones| PositionGenerator::new(stones, 900 + stones as u64).take(5))
+        .map(|game| *game.position())
         .collect();
-    for game in &games {
-        let position = game.position();
+    check_analyses(&positions);
+}
+
+#[test]
+fn analyze_agrees_with_solving_each_child_directly_in_the_classic_game() {
+    let mut positions = pons_positions("Test_L2_R2", 7);
+    positions.extend(pons_positions("Test_L1_R1", 11));
+    assert_eq!(positions.len(), 40);
+    check_analyses(&positions);
+}
+
+/// Every move of each position gets the score of solving its child directly, the best move
+/// the best score, and the principal variation keeps it.
+fn check_analyses<B: Board + std::fmt::Debug>(positions: &[B]) {
+    let table = bounds_table::<B>();
+    let direct = bounds_table::<B>();
+    for position in positions {
+        let game = format!("{position:?}");
         let analysis = analyze(position, &table, Duration::from_secs(60));
-        let legal = score4_board::Column::all()
+        let legal = B::columns()
             .filter(|&c| position.drop_cell(c).is_some())
             .count();
         assert_eq!(analysis.moves.len(), legal, "{game}");
@@ -89,19 +128,35 @@ fn analyze_agrees_with_solving_each_child_directly() {
 
 #[test]
 fn the_engine_never_lets_a_won_position_slip() {
-    let table = bounds_table();
-    let judge_table = bounds_table();
+    let positions: Vec<Position> = (44..=48)
+        .flat_map(|stones| PositionGenerator::new(stones, 4_000 + stones as u64).take(40))
+        .map(|game| *game.position())
+        .collect();
+    check_engine(&positions, 50);
+}
+
+#[test]
+fn the_engine_never_lets_a_won_position_slip_in_the_classic_game() {
+    let mut positions = pons_positions("Test_L2_R2", 3);
+    positions.extend(pons_positions("Test_L2_R1", 5));
+    check_engine(&positions, 15);
+}
+
+/// The engine, from `wanted` positions of `starts` the solver knows are won, wins every game
+/// against its own defence and pseudo-random replies, the judge confirming the win after
+/// each of its moves.
+fn check_engine<B: Board + std::fmt::Debug>(starts: &[B], wanted: usize) {
+    let table = bounds_table::<B>();
+    let judge_table = bounds_table::<B>();
     let mut judge = Solver::new(&judge_table);
     let engine = Engine::new(&table, Duration::from_secs(5));
     let mut won = 0;
-    for (i, game) in (44..=48)
-        .flat_map(|stones| PositionGenerator::new(stones, 4_000 + stones as u64).take(40))
-        .enumerate()
-    {
-        if won == 50 {
+    for (i, start) in starts.iter().enumerate() {
+        if won == wanted {
             break;
         }
-        let start = *game.position();
+        let game = format!("{start:?}");
+        let start = *start;
         if judge.evaluate(&start, Mode::Wdl).value != 1 {
             continue;
         }
@@ -124,7 +179,7 @@ fn the_engine_never_lets_a_won_position_slip() {
             let opponent_cell = if (i + ply) % 2 == 0 {
                 position.drop_cell(engine.choose(&position).column).unwrap()
             } else {
-                let legal: Vec<_> = position.playable().iter().collect();
+                let legal: Vec<_> = position.playable().into_iter().collect();
                 legal[(i * 7 + ply * 13) % legal.len()]
             };
             assert!(
@@ -135,22 +190,39 @@ fn the_engine_never_lets_a_won_position_slip() {
             ply += 2;
         }
     }
-    assert_eq!(won, 50, "50 won positions tried");
+    assert_eq!(won, wanted, "{wanted} won positions tried");
 }
 
 #[test]
 fn the_heuristic_search_sees_every_short_forced_win() {
-    let table = bounds_table();
+    let positions: Vec<Position> = (36..=50)
+        .flat_map(|stones| PositionGenerator::new(stones, 70 + stones as u64).take(40))
+        .map(|game| *game.position())
+        .collect();
+    check_short_wins(&positions, 20);
+}
+
+#[test]
+fn the_heuristic_search_sees_every_short_forced_win_in_the_classic_game() {
+    let mut positions = Vec::new();
+    for skip in 0..10 {
+        positions.extend(pons_positions("Test_L3_R1", skip));
+        positions.extend(pons_positions("Test_L2_R1", skip));
+    }
+    check_short_wins(&positions, 20);
+}
+
+/// The heuristic search finds every forced win within 5 plies among `positions` (at least
+/// `wanted` of them) with its exact score.
+fn check_short_wins<B: Board + Display>(positions: &[B], wanted: usize) {
+    let table = bounds_table::<B>();
     let mut solver = Solver::new(&table);
     let mut seen = 0;
-    for game in
-        (36..=50).flat_map(|stones| PositionGenerator::new(stones, 70 + stones as u64).take(40))
-    {
-        let position = game.position();
+    for position in positions {
         let score = solver.evaluate(position, Mode::Exact).value;
-        let mine = position.count() as i32 / 2;
+        let mine = position.stone_count() / 2;
         // A win with the mover's second or third stone from now: within 5 plies.
-        if score < 30 - mine {
+        if score <= 0 || score < B::CELLS / 2 - 2 - mine {
             continue;
         }
         seen += 1;
@@ -159,8 +231,8 @@ fn the_heuristic_search_sees_every_short_forced_win() {
         assert_eq!(
             exact_behind(estimate.value),
             Some(score),
-            "{game}: {estimate:?}"
+            "{position}: {estimate:?}"
         );
     }
-    assert!(seen >= 20, "{seen} short wins");
+    assert!(seen >= wanted, "{seen} short wins");
 }

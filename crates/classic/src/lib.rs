@@ -14,7 +14,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use score4_board::{BitBoard, Cell};
+use score4_board::{BitBoard, Cell, Colour, Outcome};
 
 /// Columns of the board.
 pub const WIDTH: u32 = 7;
@@ -39,6 +39,82 @@ const BOTTOM: u64 = {
 };
 /// Every cell of the board (not the spare bit above each column).
 const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+
+/// Rows 1, 3 and 5 (counting from 1 at the bottom): the first player's parity (Allis).
+pub const ODD_ROWS: u64 = BOTTOM * 0b10101;
+
+/// The 69 lines of four: 24 horizontal, 21 vertical, 12 of each diagonal.
+pub const LINES: [u64; 69] = {
+    let mut lines = [0; 69];
+    let mut n = 0;
+    // (column step, row step) of each direction.
+    let directions: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+    let mut d = 0;
+    while d < 4 {
+        let (dc, dr) = directions[d];
+        let mut column = 0;
+        while column < WIDTH as i32 {
+            let mut row = 0;
+            while row < HEIGHT as i32 {
+                let (end_column, end_row) = (column + 3 * dc, row + 3 * dr);
+                if end_column < WIDTH as i32 && end_row >= 0 && end_row < HEIGHT as i32 {
+                    let mut line = 0;
+                    let mut k = 0;
+                    while k < 4 {
+                        line |= 1 << ((column + k * dc) * STRIDE as i32 + row + k * dr);
+                        k += 1;
+                    }
+                    lines[n] = line;
+                    n += 1;
+                }
+                row += 1;
+            }
+            column += 1;
+        }
+        d += 1;
+    }
+    assert!(n == 69);
+    lines
+};
+
+/// A column of the classic board, shown as Pons writes it: `1`–`7`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct ClassicColumn(u8);
+
+impl ClassicColumn {
+    /// The column of 0-based `index`, if there is one.
+    pub const fn new(index: u32) -> Option<ClassicColumn> {
+        if index < WIDTH {
+            Some(ClassicColumn(index as u8))
+        } else {
+            None
+        }
+    }
+
+    /// The 0-based index.
+    pub const fn index(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// The column written `character` (`1`–`7`).
+    pub fn from_char(character: char) -> Option<ClassicColumn> {
+        match character.to_digit(10) {
+            Some(d @ 1..=7) => ClassicColumn::new(d - 1),
+            _ => None,
+        }
+    }
+
+    /// Every column, left to right.
+    pub fn all() -> impl Iterator<Item = ClassicColumn> {
+        (0..WIDTH as u8).map(ClassicColumn)
+    }
+}
+
+impl fmt::Display for ClassicColumn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0 + 1)
+    }
+}
 
 /// A position of the classic game: the stones of each player, and the threats they make
 /// (kept by [`ClassicPosition::play`], so that the search reads them at every node instead of
@@ -358,6 +434,22 @@ impl ClassicGame {
     pub fn is_over(&self) -> bool {
         self.over
     }
+
+    /// Who has won, a draw, or the game goes on (the first player is [`Colour::White`], X).
+    pub fn outcome(&self) -> Outcome {
+        let last_mover_first = !self.position.first_to_move();
+        if self.position.has_four(last_mover_first) {
+            Outcome::Won(if last_mover_first {
+                Colour::White
+            } else {
+                Colour::Black
+            })
+        } else if self.position.is_full() {
+            Outcome::Draw
+        } else {
+            Outcome::Ongoing
+        }
+    }
 }
 
 impl FromStr for ClassicGame {
@@ -468,6 +560,32 @@ mod tests {
                     .unwrap();
             }
         }
+    }
+
+    #[test]
+    fn the_lines_are_the_fours_of_the_brute_force() {
+        // Each line is four in a line, and every four is one of the lines.
+        for &line in &LINES {
+            let position = ClassicPosition {
+                stones: [line, 0],
+                threats: [0; 2],
+            };
+            assert!(position.has_four(true) && line.count_ones() == 4 && line & !BOARD == 0);
+        }
+        let unique: std::collections::HashSet<u64> = LINES.iter().copied().collect();
+        assert_eq!(unique.len(), 69);
+        assert_eq!(ODD_ROWS.count_ones(), 21);
+    }
+
+    #[test]
+    fn outcomes_name_the_winner() {
+        let outcome = |moves: &str| moves.parse::<ClassicGame>().unwrap().outcome();
+        assert_eq!(outcome("4455667"), Outcome::Won(Colour::White));
+        assert_eq!(outcome("14455667"), Outcome::Won(Colour::Black));
+        assert_eq!(outcome("445566"), Outcome::Ongoing);
+        assert_eq!(ClassicColumn::from_char('7').unwrap().to_string(), "7");
+        assert_eq!(ClassicColumn::from_char('8'), None);
+        assert_eq!(ClassicColumn::from_char('0'), None);
     }
 
     #[test]

@@ -4,40 +4,44 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use score4_analysis::{analyze, Analysis, MoveValue};
-use score4_board::{Column, Game, Outcome};
-use score4_solver::{Format, TableError, TranspositionTable};
+use score4_analysis::{analyze, Analysis, Board, MoveValue};
+use score4_board::Outcome;
+use score4_solver::{Format, Game, TableError, TranspositionTable};
 
+use crate::record::Record;
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
 
-/// A table of bounds of `bytes`, or the message and exit code for the user.
-pub fn bounds_table(
+/// A table of bounds of `bytes` for `R`'s keys, or the message and exit code for the user.
+pub fn bounds_table<R: Record>(
     command: &str,
     bytes: u64,
     replacement: score4_solver::Replacement,
 ) -> Result<TranspositionTable, ExitCode> {
     let threads = crate::machine::physical_cores();
-    TranspositionTable::with_format(bytes, replacement, Format::Bounds, threads).map_err(|error| {
-        eprintln!("score4 {command}: --tt-size: {error}");
-        match error {
-            TableError::TooSmall { .. } => ExitCode::from(EXIT_BAD_INPUT),
-            TableError::OutOfMemory { .. } => ExitCode::FAILURE,
-        }
-    })
+    let key_width = R::Board::KEY_WIDTH;
+    TranspositionTable::with_key_width(bytes, replacement, Format::Bounds, threads, key_width)
+        .map_err(|error| {
+            eprintln!("{} {command}: --tt-size: {error}", R::PROGRAM);
+            match error {
+                TableError::TooSmall { .. } => ExitCode::from(EXIT_BAD_INPUT),
+                TableError::OutOfMemory { .. } => ExitCode::FAILURE,
+            }
+        })
 }
 
 /// The game to analyse or play from, or the message and exit code for the user: it must be
 /// read without error and still going on.
-pub fn ongoing_game(command: &str, moves: &str) -> Result<Game, ExitCode> {
-    let game: Game = moves.parse().map_err(|error| {
-        eprintln!("score4 {command}: {moves:?}: {error}");
+pub fn ongoing_game<R: Record>(command: &str, moves: &str) -> Result<R, ExitCode> {
+    let game = R::parse(moves).map_err(|error| {
+        eprintln!("{} {command}: {moves:?}: {error}", R::PROGRAM);
         ExitCode::from(EXIT_BAD_INPUT)
     })?;
     match game.outcome() {
         Outcome::Ongoing => Ok(game),
         finished => {
             eprintln!(
-                "score4 {command}: {moves:?}: nothing to play, the game is over ({finished})"
+                "{} {command}: {moves:?}: nothing to play, the game is over ({finished})",
+                R::PROGRAM
             );
             Err(ExitCode::from(EXIT_BAD_INPUT))
         }
@@ -99,7 +103,7 @@ struct JsonAnalysis<'a> {
     seconds: f64,
 }
 
-fn json_move(m: &score4_analysis::MoveAnalysis) -> JsonMove {
+fn json_move<C: std::fmt::Display>(m: &score4_analysis::MoveAnalysis<C>) -> JsonMove {
     let range = m.value.range();
     let (kind, estimate) = match m.value {
         MoveValue::Exact(_) => ("exact", None),
@@ -119,13 +123,13 @@ fn json_move(m: &score4_analysis::MoveAnalysis) -> JsonMove {
 }
 
 /// The move string of `columns`.
-pub fn line_text(columns: &[Column]) -> String {
+pub fn line_text<C: std::fmt::Display>(columns: &[C]) -> String {
     columns.iter().map(|c| c.to_string()).collect()
 }
 
 /// The board with the table of moves beside it, then the best move and the variation.
-pub fn report(game: &Game, analysis: &Analysis) -> String {
-    let board = game.position().to_string();
+pub fn report<R: Record>(game: &R, analysis: &Analysis<<R::Board as Board>::Column>) -> String {
+    let board = game.board_text();
     let board_lines: Vec<&str> = board.lines().collect();
     let width = board_lines
         .iter()
@@ -157,7 +161,7 @@ pub fn report(game: &Game, analysis: &Analysis) -> String {
         .expect("the best move is a move");
     out.push_str(&format!(
         "{} to move; best move {} ({}); {} line: {}\n",
-        game.position().mover(),
+        game.mover(),
         analysis.best,
         value_text(best.value),
         if analysis.proven_variation {
@@ -171,12 +175,12 @@ pub fn report(game: &Game, analysis: &Analysis) -> String {
 }
 
 /// Runs `score4 analyze`.
-pub fn run(args: AnalyzeArgs) -> ExitCode {
-    let game = match ongoing_game("analyze", &args.moves) {
+pub fn run<R: Record>(args: AnalyzeArgs) -> ExitCode {
+    let game: R = match ongoing_game("analyze", &args.moves) {
         Ok(game) => game,
         Err(code) => return code,
     };
-    let table = match bounds_table("analyze", args.tt_size, args.replacement) {
+    let table = match bounds_table::<R>("analyze", args.tt_size, args.replacement) {
         Ok(table) => table,
         Err(code) => return code,
     };
@@ -186,7 +190,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
     if args.json {
         let json = JsonAnalysis {
             position: &game.to_string(),
-            mover: game.position().mover().symbol().to_string(),
+            mover: game.mover().symbol().to_string(),
             moves: analysis.moves.iter().map(json_move).collect(),
             best: analysis.best.to_string(),
             principal_variation: line_text(&analysis.principal_variation),
@@ -195,7 +199,7 @@ pub fn run(args: AnalyzeArgs) -> ExitCode {
         };
         println!("{}", serde_json::to_string(&json).expect("serialisable"));
     } else {
-        println!("{game}  ({} stones)", game.position().count());
+        println!("{game}  ({} stones)", game.position().stone_count());
         print!("{}", report(&game, &analysis));
         println!(
             "analysed in {seconds:.2} s (budget {})",

@@ -8,6 +8,7 @@ mod input;
 mod machine;
 mod play;
 mod progress;
+mod record;
 mod show;
 mod size;
 mod solve;
@@ -340,10 +341,12 @@ fn main() -> ExitCode {
         return match cli.command {
             Command::Solve(args) => classic::solve(args),
             Command::Bench(args) if args.command.is_none() => classic::bench(args),
+            Command::Analyze(args) => analyze::run::<score4_classic::ClassicGame>(args),
+            Command::Play(args) => play::run::<score4_classic::ClassicGame>(args),
             _ => {
                 eprintln!(
-                    "score4 --game classic: only solve and bench are available for the classic \
-                     game so far"
+                    "score4 --game classic: solve, bench, analyze and play are available for \
+                     the classic game (not show, gen or the bench's sub-commands)"
                 );
                 ExitCode::from(EXIT_BAD_INPUT)
             }
@@ -352,8 +355,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Bench(args) => bench::run(args),
-        Command::Analyze(args) => analyze::run(args),
-        Command::Play(args) => play::run(args),
+        Command::Analyze(args) => analyze::run::<score4_board::Game>(args),
+        Command::Play(args) => play::run::<score4_board::Game>(args),
         Command::Show { moves } => show::run(&moves),
         Command::Gen {
             stones,

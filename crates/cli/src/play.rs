@@ -12,9 +12,10 @@ use std::io::BufRead;
 use std::process::ExitCode;
 
 use score4_analysis::{Choice, Engine};
-use score4_board::{Colour, Column, Game, Outcome};
+use score4_board::{Colour, Outcome};
 
 use crate::analyze::{bounds_table, line_text, ongoing_game, value_text};
+use crate::record::Record;
 use crate::{Humans, PlayArgs, EXIT_BAD_INPUT};
 
 /// Whether `colour` is played by a human.
@@ -28,7 +29,7 @@ fn is_human(humans: Humans, colour: Colour) -> bool {
 }
 
 /// How the analysis values the move the engine chose.
-fn chosen_value(choice: &Choice) -> String {
+fn chosen_value<C: Eq>(choice: &Choice<C>) -> String {
     choice
         .analysis
         .moves
@@ -39,8 +40,8 @@ fn chosen_value(choice: &Choice) -> String {
 }
 
 /// The game after `moves`, which were legal when played.
-fn replay(moves: &[Column]) -> Game {
-    let mut game = Game::new();
+fn replay<R: Record>(moves: &[<R::Board as score4_analysis::Board>::Column]) -> R {
+    let mut game = R::default();
     for &column in moves {
         game.play(column).expect("moves played before are legal");
     }
@@ -48,24 +49,25 @@ fn replay(moves: &[Column]) -> Game {
 }
 
 /// Runs `score4 play`.
-pub fn run(args: PlayArgs) -> ExitCode {
+pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
+    let program = R::PROGRAM;
     let start = args.start.as_deref().unwrap_or("");
-    let mut game = match ongoing_game("play", start) {
+    let mut game: R = match ongoing_game("play", start) {
         Ok(game) => game,
         Err(code) => return code,
     };
-    let table = match bounds_table("play", args.tt_size, args.replacement) {
+    let table = match bounds_table::<R>("play", args.tt_size, args.replacement) {
         Ok(table) => table,
         Err(code) => return code,
     };
     let engine = Engine::new(&table, args.time);
-    let first_own_move = game.moves().len();
+    let first_own_move = game.columns_played().len();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines().enumerate();
     let mut bad = 0u32;
-    print!("{}", game.position());
+    print!("{}", game.board_text());
     'game: while game.outcome() == Outcome::Ongoing {
-        let mover = game.position().mover();
+        let mover = game.mover();
         if !is_human(args.human, mover) {
             let choice = engine.choose(game.position());
             let value = chosen_value(&choice);
@@ -76,18 +78,19 @@ pub fn run(args: PlayArgs) -> ExitCode {
                 mover.symbol(),
                 choice.column
             );
-            print!("{}", game.position());
+            print!("{}", game.board_text());
             continue;
         }
         println!(
-            "{} to move: a column (0-9, A-F), undo, hint, show or quit",
-            mover.symbol()
+            "{} to move: a column ({}), undo, hint, show or quit",
+            mover.symbol(),
+            R::COLUMN_CHARACTERS
         );
         let (number, line) = match lines.next() {
             None => break 'game, // end of input: stop here
             Some((i, Ok(line))) => (i + 1, line),
             Some((i, Err(error))) => {
-                eprintln!("score4 play: input line {}: {error}", i + 1);
+                eprintln!("{program} play: input line {}: {error}", i + 1);
                 bad += 1;
                 break 'game;
             }
@@ -96,7 +99,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         match command.to_ascii_lowercase().as_str() {
             "" => {}
             "quit" | "q" | "exit" => break 'game,
-            "show" => print!("{}", game.position()),
+            "show" => print!("{}", game.board_text()),
             "hint" => {
                 let choice = engine.choose(game.position());
                 let value = chosen_value(&choice);
@@ -109,40 +112,41 @@ pub fn run(args: PlayArgs) -> ExitCode {
             "undo" => {
                 // Back to this player's previous turn: at least one move, then through the
                 // other side's moves, never before the starting position.
-                let mut moves = game.moves().to_vec();
+                let mut moves = game.columns_played();
                 let mut undone = 0;
                 while moves.len() > first_own_move
-                    && (undone == 0 || !is_human(args.human, replay(&moves).position().mover()))
+                    && (undone == 0 || !is_human(args.human, replay::<R>(&moves).mover()))
                 {
                     moves.pop();
                     undone += 1;
                 }
                 if undone == 0 {
-                    eprintln!("score4 play: input line {number}: nothing to undo");
+                    eprintln!("{program} play: input line {number}: nothing to undo");
                     bad += 1;
                 } else {
                     game = replay(&moves);
                     println!("undone: {undone} move(s)");
-                    print!("{}", game.position());
+                    print!("{}", game.board_text());
                 }
             }
             _ => {
                 let mut chars = command.chars();
-                let column = match (chars.next().and_then(Column::from_char), chars.next()) {
+                let column = match (chars.next().and_then(R::column_from_char), chars.next()) {
                     (Some(column), None) => column,
                     _ => {
                         eprintln!(
-                            "score4 play: input line {number}: {command:?} is neither a column \
-                             (0-9, A-F) nor undo, hint, show or quit"
+                            "{program} play: input line {number}: {command:?} is neither a \
+                             column ({}) nor undo, hint, show or quit",
+                            R::COLUMN_CHARACTERS
                         );
                         bad += 1;
                         continue;
                     }
                 };
                 match game.play(column) {
-                    Ok(_) => print!("{}", game.position()),
+                    Ok(_) => print!("{}", game.board_text()),
                     Err(error) => {
-                        eprintln!("score4 play: input line {number}: {error}");
+                        eprintln!("{program} play: input line {number}: {error}");
                         bad += 1;
                     }
                 }
@@ -150,10 +154,7 @@ pub fn run(args: PlayArgs) -> ExitCode {
         }
     }
     match game.outcome() {
-        Outcome::Ongoing => println!(
-            "result: unfinished, {} to move",
-            game.position().mover().symbol()
-        ),
+        Outcome::Ongoing => println!("result: unfinished, {} to move", game.mover().symbol()),
         outcome => println!("result: {outcome}"),
     }
     println!("record: {game}");

@@ -3,6 +3,7 @@
 
 use assert_cmd::Command;
 use score4_board::{Game, Outcome};
+use score4_classic::ClassicGame;
 use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
 
 /// Large enough for a table of bounds (more than 512 MiB for TWOBIG).
@@ -252,9 +253,68 @@ fn the_classic_game_is_solved_in_pons_notation_and_scores() {
         .as_str()
         .unwrap()
         .contains("'8' is not a column"));
+}
+
+#[test]
+fn the_classic_game_is_analysed_and_played() {
+    // The first line of Pons's Middle-Medium set scores 0: every move gets an exact score,
+    // the best one his.
+    let stdout = stdout_of_success(score4().args([
+        "--game",
+        "classic",
+        "analyze",
+        "274552224131661",
+        "--json",
+        "--time",
+        "30s",
+    ]));
+    let analysis = &json_lines(stdout.as_bytes())[0];
+    let moves = analysis["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7);
+    assert!(moves.iter().all(|m| m["kind"] == "exact"), "{stdout}");
+    let best = moves.iter().map(|m| m["score"].as_i64().unwrap()).max();
+    assert_eq!(best, Some(0));
+    let chosen = moves.iter().find(|m| m["column"] == analysis["best"]);
+    assert_eq!(chosen.unwrap()["score"], 0);
+
+    // Two humans: X wins in column 1 after a hint, a show, a bad line and an undo.
+    let script = "1\n2\n1\nhint\n2\nshow\n7\nundo\n1\n9\n2\n1\n";
+    let output = score4()
+        .args([
+            "--game", "classic", "play", "--human", "both", "--time", "100ms",
+        ])
+        .write_stdin(script)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "a bad line: {stderr}");
+    assert!(
+        stderr.contains("input line 10") && stderr.contains("column (1-7)"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("hint: "), "{stdout}");
+    assert!(stdout.contains("undone: 1 move(s)"), "{stdout}");
+    assert!(stdout.contains("result: X has won"), "{stdout}");
+    assert!(stdout.contains("record: 1212121\n"), "{stdout}");
+
+    // score4 against itself from an End-Easy position plays to a legal end.
+    let stdout = stdout_of_success(score4().args([
+        "--game",
+        "classic",
+        "play",
+        "--human",
+        "none",
+        "--time",
+        "100ms",
+        "--start",
+        "2252576253462244111563365343671351441",
+    ]));
+    let record: ClassicGame = record_of(&stdout).parse().expect("a legal record");
+    assert!(record.is_over(), "{stdout}");
     score4()
-        .args(["--game", "classic", "analyze", "44"])
+        .args(["--game", "classic", "analyze", "4455667"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("only solve and bench"));
+        .stderr(predicates::str::contains("the game is over (X has won)"));
 }
