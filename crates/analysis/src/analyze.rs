@@ -228,7 +228,7 @@ fn proven_line<B: Board>(
     score: i32,
     deadline: Instant,
 ) -> (Vec<B::Column>, bool) {
-    let mut line = vec![B::column_of(first)];
+    let mut line = vec![B::column(first)];
     if position.wins_with(first) {
         return (line, true);
     }
@@ -252,7 +252,7 @@ fn proven_line<B: Board>(
         let Some(cell) = next else {
             return (line, false); // out of time (a keeping move always exists)
         };
-        line.push(B::column_of(cell));
+        line.push(B::column(cell));
         if current.wins_with(cell) {
             return (line, true);
         }

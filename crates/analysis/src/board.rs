@@ -21,8 +21,8 @@ pub trait Board: Game {
     fn columns() -> impl Iterator<Item = Self::Column>;
     /// The cell a stone dropped in `column` lands on, if the column is not full.
     fn drop_cell(&self, column: Self::Column) -> Option<Cell>;
-    /// The column of `cell`.
-    fn column_of(cell: Cell) -> Self::Column;
+    /// The column of `cell`, as moves are named.
+    fn column(cell: Cell) -> Self::Column;
     /// Whether the mover makes four by playing `cell`.
     fn wins_with(&self, cell: Cell) -> bool;
     /// Whether the board is full.
@@ -59,7 +59,7 @@ impl Board for Position {
     fn drop_cell(&self, column: Column) -> Option<Cell> {
         Position::drop_cell(self, column)
     }
-    fn column_of(cell: Cell) -> Column {
+    fn column(cell: Cell) -> Column {
         cell.column()
     }
     fn wins_with(&self, cell: Cell) -> bool {
@@ -100,7 +100,7 @@ impl Board for ClassicPosition {
     fn drop_cell(&self, column: ClassicColumn) -> Option<Cell> {
         ClassicPosition::drop_cell(self, column.index())
     }
-    fn column_of(cell: Cell) -> ClassicColumn {
+    fn column(cell: Cell) -> ClassicColumn {
         ClassicColumn::new(ClassicPosition::column_of(cell)).expect("a cell of the board")
     }
     fn wins_with(&self, cell: Cell) -> bool {

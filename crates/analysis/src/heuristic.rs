@@ -133,11 +133,11 @@ impl HeuristicSearch {
                 .unwrap_or(usize::MAX)
         });
         let mut best = Estimate {
-            column: B::column_of(root[0]),
+            column: B::column(root[0]),
             value: -DECIDED * 2,
             depth: 0,
             nodes: 0,
-            line: vec![B::column_of(root[0])],
+            line: vec![B::column(root[0])],
         };
         let remaining = (B::CELLS - position.stone_count()) as u32;
         for depth in 1..=remaining {
@@ -162,7 +162,7 @@ impl HeuristicSearch {
             }
             let (cell, value) = chosen.expect("at least one move");
             best = Estimate {
-                column: B::column_of(cell),
+                column: B::column(cell),
                 value,
                 depth,
                 nodes: search.nodes,
@@ -212,7 +212,7 @@ impl HeuristicSearch {
     /// The line the search expects after `first`: each ply's best reply by a shallow search
     /// (a cheap stand-in for a stored principal variation).
     fn line<B: Board>(&mut self, position: &B, first: Cell, depth: u32) -> Vec<B::Column> {
-        let mut line = vec![B::column_of(first)];
+        let mut line = vec![B::column(first)];
         if position.wins_with(first) {
             return line;
         }
@@ -239,7 +239,7 @@ impl HeuristicSearch {
                 .max_by_key(|&(value, cell)| (value, std::cmp::Reverse(cell.index())))
                 .map(|(_, cell)| cell)
                 .expect("a move");
-            line.push(B::column_of(reply));
+            line.push(B::column(reply));
             if current.wins_with(reply) {
                 break;
             }

@@ -4,15 +4,16 @@
 //!
 //! `solve` reads positions like the 3-D `solve` (arguments, `--file`, standard input; `MOVES
 //! [anything]` per line, so Pons's `MOVES SCORE` files work); `bench` runs Pons's six test sets
-//! and prints his table. Both are sequential for now.
+//! and prints his table. `solve --threads N` asks each question of the narrowing of the
+//! parallel solver (no live progress display for the classic game); `bench` is sequential.
 
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use score4_classic::{ClassicError, ClassicGame};
-use score4_solver::{Mode, SearchStats, Solver, TableError, TranspositionTable};
+use score4_classic::{ClassicError, ClassicGame, ClassicPosition};
+use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable};
 
 use crate::input::{finish_run, report_bad_entry, Source};
 use crate::size::format_bytes;
@@ -64,13 +65,7 @@ struct JsonSolved<'a> {
 /// `score4 --game classic solve`.
 pub fn solve(args: SolveArgs) -> ExitCode {
     let mode = args.mode;
-    if args.threads.is_some_and(|t| t > 1) {
-        eprintln!(
-            "score4 --game classic solve: --threads: the classic game is solved on one thread \
-             (the parallel solver is 3-D only so far)"
-        );
-        return ExitCode::from(EXIT_BAD_INPUT);
-    }
+    let threads = args.threads.unwrap_or(1);
     let bytes = args.tt_size.or(args.memory).unwrap_or(CLASSIC_TABLE_BYTES);
     let table = match table_for("solve", bytes, args.replacement, mode) {
         Ok(table) => table,
@@ -104,7 +99,16 @@ pub fn solve(args: SolveArgs) -> ExitCode {
                 return;
             }
         };
-        let valuation = solver.evaluate(game.position(), mode);
+        let valuation = if threads > 1 {
+            parallel_evaluate(game.position(), &table, threads, mode)
+        } else {
+            let v = solver.evaluate(game.position(), mode);
+            Valued {
+                value: v.value,
+                stats: v.stats,
+                seconds: v.seconds,
+            }
+        };
         solved += 1;
         total += valuation.stats;
         seconds += valuation.seconds;
@@ -128,8 +132,8 @@ pub fn solve(args: SolveArgs) -> ExitCode {
         }
     });
     let summary = format!(
-        "{solved} solved, {bad} bad; classic 7x6, mode {mode}, 1 thread; {} nodes in {seconds:.3} s; \
-         table {} {}",
+        "{solved} solved, {bad} bad; classic 7x6, mode {mode}, {threads} thread(s); {} nodes in \
+         {seconds:.3} s; table {} {}",
         total.nodes,
         format_bytes(table.bytes()),
         table.replacement()
@@ -141,6 +145,42 @@ pub fn solve(args: SolveArgs) -> ExitCode {
         read,
         bad,
     )
+}
+
+/// A position's value, nodes and seconds, from either solver.
+struct Valued {
+    value: i32,
+    stats: SearchStats,
+    seconds: f64,
+}
+
+/// `position`'s value in `mode` by the parallel solver with `threads` workers: one parallel
+/// solve per question of the narrowing, as for the 3-D game.
+fn parallel_evaluate(
+    position: &ClassicPosition,
+    table: &TranspositionTable,
+    threads: usize,
+    mode: Mode,
+) -> Valued {
+    let (mut stats, mut seconds) = (SearchStats::default(), 0.0);
+    let narrowed = narrow(position, mode, |threshold| {
+        let config = score4_parallel::Config {
+            threads,
+            threshold,
+            ..score4_parallel::Config::default()
+        };
+        let solution =
+            score4_parallel::solve(position, table, &config, |_| {}).expect("no deadline is set");
+        stats += solution.stats;
+        seconds += solution.seconds;
+        Some(solution.first_player_wins)
+    });
+    let (value, _) = narrowed.expect("every question is answered");
+    Valued {
+        value,
+        stats,
+        seconds,
+    }
 }
 
 /// Pons's six test sets, in the order of his table, with his names.
@@ -159,6 +199,8 @@ pub struct ClassicRow {
     set: String,
     name: String,
     solver: &'static str,
+    /// The first line of the set run (1-based; above 1 with --skip).
+    first_line: usize,
     asked: usize,
     solved: usize,
     correct: usize,
@@ -179,11 +221,11 @@ impl ClassicRow {
 }
 
 /// Reads a Pons set: `MOVES SCORE` per line.
-fn read_pons(path: &Path, limit: usize) -> Result<Vec<(ClassicGame, i32)>, String> {
+fn read_pons(path: &Path, skip: usize, limit: usize) -> Result<Vec<(ClassicGame, i32)>, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     let mut set = Vec::new();
-    for (i, line) in text.lines().enumerate().take(limit) {
+    for (i, line) in text.lines().enumerate().skip(skip).take(limit) {
         let mut words = line.split_whitespace();
         let (Some(moves), Some(score)) = (words.next(), words.next()) else {
             return Err(format!(
@@ -223,7 +265,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
     );
     let mut rows = Vec::new();
     for (file, name) in sets {
-        let set = match read_pons(&args.pons.join(file), args.positions) {
+        let set = match read_pons(&args.pons.join(file), args.skip, args.positions) {
             Ok(set) => set,
             Err(error) => {
                 eprintln!("score4 --game classic bench: {error}");
@@ -231,6 +273,13 @@ pub fn bench(args: BenchArgs) -> ExitCode {
             }
         };
         for (mode, solver_name) in [(Mode::Wdl, "weak"), (Mode::Exact, "strong")] {
+            if args
+                .solver
+                .as_deref()
+                .is_some_and(|only| only != solver_name)
+            {
+                continue;
+            }
             let bytes = args.tt_size.unwrap_or(CLASSIC_TABLE_BYTES);
             let table = match table_for("bench", bytes, args.replacement, mode) {
                 Ok(table) => table,
@@ -242,6 +291,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
                 set: file.to_owned(),
                 name: name.to_owned(),
                 solver: solver_name,
+                first_line: args.skip + 1,
                 asked: set.len(),
                 solved: 0,
                 correct: 0,

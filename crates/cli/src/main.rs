@@ -244,6 +244,13 @@ pub struct BenchArgs {
     /// With --game classic: run only this one of Pons's sets (e.g. Test_L2_R2).
     #[arg(long)]
     pons_set: Option<String>,
+    /// With --game classic: skip the first N positions of each set (to run a long set in
+    /// parts; --positions then counts from there).
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
+    /// With --game classic: run only the weak (win/draw/loss) or the strong (exact) solver.
+    #[arg(long, value_parser = ["weak", "strong"])]
+    solver: Option<String>,
 }
 
 /// Subcommands of `score4 bench`.

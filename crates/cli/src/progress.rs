@@ -54,7 +54,7 @@ pub struct Reporter {
 pub fn root_moves_text(progress: &Progress) -> String {
     let mut text = String::new();
     for root_move in &progress.root_moves {
-        text.push(root_move.column.to_char());
+        text.push(root_move.cell.column().to_char());
         text.push(match root_move.status {
             MoveStatus::Proven => '+',
             MoveStatus::Refuted => '-',
@@ -142,7 +142,7 @@ impl Reporter {
                     moves: progress
                         .root_moves
                         .iter()
-                        .map(|m| (m.column.to_char().to_string(), status_word(m.status)))
+                        .map(|m| (m.cell.column().to_char().to_string(), status_word(m.status)))
                         .collect(),
                     queued: progress.queued,
                     speculative: progress.speculative,

@@ -256,6 +256,27 @@ fn the_classic_game_is_solved_in_pons_notation_and_scores() {
 }
 
 #[test]
+fn the_classic_game_is_solved_in_parallel_too() {
+    // Every 50th line of Pons's Middle-Medium set, strong, with two workers.
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/pons/Test_L2_R2");
+    let text = std::fs::read_to_string(path).expect("Pons's set beside the repository");
+    let lines: Vec<&str> = text.lines().step_by(50).collect();
+    let stdout = stdout_of_success(
+        score4()
+            .args(["--game", "classic", "solve", "--mode", "exact", "--json"])
+            .args(["--threads", "2"])
+            .write_stdin(lines.join("\n")),
+    );
+    let rows = json_lines(stdout.as_bytes());
+    assert_eq!(rows.len(), lines.len());
+    for (row, line) in rows.iter().zip(&lines) {
+        let published: i64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert_eq!(row["value"], published, "{line}");
+    }
+}
+
+#[test]
 fn the_classic_game_is_analysed_and_played() {
     // The first line of Pons's Middle-Medium set scores 0: every move gets an exact score,
     // the best one his.

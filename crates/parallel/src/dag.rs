@@ -33,9 +33,8 @@
 
 use std::collections::{BinaryHeap, HashMap};
 
-use score4_board::{Cell, Colour, Column, Position};
-use score4_solver::ordering::order_moves;
-use score4_solver::{examine_at_least, Examined, Format, TableStats, TranspositionTable};
+use score4_board::Cell;
+use score4_solver::{examine_at_least, Examined, Format, Game, TableStats, TranspositionTable};
 
 /// Index of a node; ids grow in creation order.
 pub type NodeId = u32;
@@ -69,11 +68,11 @@ pub enum TaskState {
     Running(usize),
 }
 
-/// One canonical position of the tree.
+/// One canonical position of the tree, a position of the game `G`.
 #[derive(Clone, Debug)]
-pub struct Node {
+pub struct Node<G> {
     /// The position (one representative of its symmetry class).
-    pub position: Position,
+    pub position: G,
     /// Stones beyond the root's.
     pub depth: u32,
     /// `Some(true)` once the first player is proven to win, `Some(false)` once proven not to.
@@ -97,17 +96,20 @@ pub struct Node {
 }
 
 /// Bytes a node costs beyond its links: the node itself, plus its entry in the key index.
-const NODE_BYTES: u64 = (std::mem::size_of::<Node>() + 40) as u64;
+const fn node_bytes<G>() -> u64 {
+    (std::mem::size_of::<Node<G>>() + 40) as u64
+}
 /// Bytes of one parent–child link (an id in each list).
 const LINK_BYTES: u64 = 2 * std::mem::size_of::<NodeId>() as u64;
 
 /// An entry of the queue: needed tasks before speculative ones, then by id.
 type QueueEntry = std::cmp::Reverse<(bool, NodeId)>;
 
-/// The tree, its task queue and its counters. Not thread-safe by itself: the parallel solver
-/// keeps it behind one lock (every operation is short next to a task).
-pub struct Dag<'t> {
-    nodes: Vec<Node>,
+/// The tree of positions of the game `G`, its task queue and its counters. Not thread-safe by
+/// itself: the parallel solver keeps it behind one lock (every operation is short next to a
+/// task).
+pub struct Dag<'t, G> {
+    nodes: Vec<Node<G>>,
     index: HashMap<u128, NodeId>,
     /// Tasks, needed before speculative, smallest id first; entries that stopped being needed
     /// (or changed kind) are dropped when met.
@@ -129,18 +131,24 @@ pub struct Dag<'t> {
     walk: u64,
 }
 
-impl<'t> Dag<'t> {
+impl<'t, G: Game> Dag<'t, G> {
     /// A tree holding only `root`, which becomes a task at once if `cutoff` is 0.
     ///
-    /// Contract: nobody has four in a line in `root`.
+    /// Contract: nobody has four in a line in `root`; the table takes `G`'s keys.
     pub fn new(
-        root: &Position,
+        root: &G,
         table: &'t TranspositionTable,
         threshold: i32,
         assumption: Assumption,
         cutoff: u32,
         budget: u64,
-    ) -> Dag<'t> {
+    ) -> Dag<'t, G> {
+        assert!(
+            G::KEY_WIDTH <= table.key_width(),
+            "a table for {}-bit keys cannot hold this game's {}-bit keys",
+            table.key_width(),
+            G::KEY_WIDTH
+        );
         let mut dag = Dag {
             nodes: Vec::new(),
             index: HashMap::new(),
@@ -165,7 +173,7 @@ impl<'t> Dag<'t> {
     }
 
     /// The node with id `id`.
-    pub fn node(&self, id: NodeId) -> &Node {
+    pub fn node(&self, id: NodeId) -> &Node<G> {
         &self.nodes[id as usize]
     }
 
@@ -215,15 +223,15 @@ impl<'t> Dag<'t> {
         counts
     }
 
-    /// Every legal move at the root, in column order, with its child's node — or `None` for a
-    /// move [`examine_at_least`] leaves out (it loses at once). Empty while the root is not expanded (no
-    /// move has been looked at).
-    pub fn root_moves(&self) -> Vec<(Column, Option<NodeId>)> {
+    /// Every legal move at the root, in column order ([`Game::column_of`]), with its child's
+    /// node — or `None` for a move [`examine_at_least`] leaves out (it loses at once). Empty
+    /// while the root is not expanded (no move has been looked at).
+    pub fn root_moves(&self) -> Vec<(Cell, Option<NodeId>)> {
         let root = &self.nodes[0];
         if !root.expanded {
             return Vec::new();
         }
-        let mut moves: Vec<(Column, Option<NodeId>)> = root
+        let mut moves: Vec<(Cell, Option<NodeId>)> = root
             .position
             .playable()
             .iter()
@@ -234,16 +242,16 @@ impl<'t> Dag<'t> {
                     .get(&key)
                     .copied()
                     .filter(|id| root.children.contains(id));
-                (cell.column(), child)
+                (cell, child)
             })
             .collect();
-        moves.sort_by_key(|(column, _)| column.number());
+        moves.sort_by_key(|&(cell, _)| G::column_of(cell));
         moves
     }
 
     /// The node of `position` (a child at `depth`), made if new: settled at once when
     /// [`examine_at_least`] or the table knows its value.
-    fn node_for(&mut self, position: Position, depth: u32) -> NodeId {
+    fn node_for(&mut self, position: G, depth: u32) -> NodeId {
         let key = position.canonical_key();
         if let Some(&id) = self.index.get(&key) {
             return id;
@@ -277,13 +285,13 @@ impl<'t> Dag<'t> {
             queued_speculative: false,
         });
         self.index.insert(key, id);
-        self.bytes += NODE_BYTES;
+        self.bytes += node_bytes::<G>();
         id
     }
 
     /// Whether the mover at `id` wants the assumed value (then one child is enough).
     fn is_chooser(&self, id: NodeId) -> bool {
-        let white = self.nodes[id as usize].position.mover() == Colour::White;
+        let white = self.nodes[id as usize].position.first_to_move();
         white == self.assumption.value()
     }
 
@@ -295,7 +303,7 @@ impl<'t> Dag<'t> {
             Examined::Settled(value) => return Some(value),
             Examined::Moves(moves) => moves,
         };
-        let order = order_moves(&position, moves);
+        let order = position.order(moves);
         let mut children = Vec::with_capacity(order.as_slice().len());
         for &cell in order.as_slice() {
             let child = self.node_for(position.after(Cell::from_index(cell)), depth + 1);
@@ -314,7 +322,7 @@ impl<'t> Dag<'t> {
     /// The value of expanded node `id` if its children's proven values decide it (minimax).
     fn settled_value(&self, id: NodeId) -> Option<bool> {
         let node = &self.nodes[id as usize];
-        let mover_wins = node.position.mover() == Colour::White;
+        let mover_wins = node.position.first_to_move();
         let mut all_lose = true;
         for &child in &node.children {
             match self.nodes[child as usize].value {
@@ -386,7 +394,7 @@ impl<'t> Dag<'t> {
                 node.needed_in = walk;
                 node.speculative = speculative;
                 if !node.expanded {
-                    let room = self.bytes + NODE_BYTES * 16 + LINK_BYTES * 16 <= self.budget;
+                    let room = self.bytes + node_bytes::<G>() * 16 + LINK_BYTES * 16 <= self.budget;
                     if (node.depth < self.cutoff || node.split) && room {
                         if let Some(value) = self.expand(id) {
                             self.prove(id, value);
@@ -455,7 +463,7 @@ impl<'t> Dag<'t> {
     /// The queued task to run next — needed before speculative, smallest id first — marked as
     /// running on `worker`. Entries met on the way that are stale leave the queue (a later walk
     /// queues a task again if it becomes needed).
-    pub fn next_task(&mut self, worker: usize) -> Option<(NodeId, Position)> {
+    pub fn next_task(&mut self, worker: usize) -> Option<(NodeId, G)> {
         while let Some(std::cmp::Reverse((speculative, id))) = self.queue.pop() {
             if !self.is_current_entry(speculative, id) {
                 continue; // a stale entry: the task was queued again as needed

@@ -11,8 +11,8 @@
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use score4_board::{Colour, Column, Position};
-use score4_solver::{Monitor, SearchStats, Solver, TranspositionTable};
+use score4_board::Cell;
+use score4_solver::{Game, Monitor, SearchStats, Solver, TranspositionTable};
 
 use crate::dag::{Assumption, Dag, NodeId};
 
@@ -71,8 +71,10 @@ pub enum MoveStatus {
 /// One move at the root.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootMove {
-    /// The column played.
-    pub column: Column,
+    /// The column played, 0-based ([`Game::column_of`]).
+    pub column: u32,
+    /// The cell the stone lands on.
+    pub cell: Cell,
     /// What is known of it.
     pub status: MoveStatus,
 }
@@ -126,8 +128,8 @@ pub struct ParallelSolution {
 }
 
 /// Everything behind the lock.
-struct Shared<'t> {
-    dag: Dag<'t>,
+struct Shared<'t, G> {
+    dag: Dag<'t, G>,
     /// The task each worker is solving, and since when.
     running: Vec<Option<(NodeId, Instant)>>,
     done: u64,
@@ -138,8 +140,8 @@ struct Shared<'t> {
 }
 
 /// The lock, the workers' wake-up call, and their monitors.
-struct Coordinator<'t> {
-    shared: Mutex<Shared<'t>>,
+struct Coordinator<'t, G> {
+    shared: Mutex<Shared<'t, G>>,
     changed: Condvar,
     monitors: Vec<Monitor>,
     table: &'t TranspositionTable,
@@ -148,8 +150,8 @@ struct Coordinator<'t> {
     started: Instant,
 }
 
-impl<'t> Coordinator<'t> {
-    fn lock(&self) -> MutexGuard<'_, Shared<'t>> {
+impl<'t, G: Game + Send> Coordinator<'t, G> {
+    fn lock(&self) -> MutexGuard<'_, Shared<'t, G>> {
         self.shared
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -157,7 +159,7 @@ impl<'t> Coordinator<'t> {
 
     /// After the tree changed: walk it again, stop the searches that no longer matter, and
     /// end everything once the root is proven.
-    fn refresh(&self, shared: &mut Shared<'t>) {
+    fn refresh(&self, shared: &mut Shared<'t, G>) {
         if shared.dag.root_value().is_none() {
             shared.dag.walk();
         }
@@ -177,7 +179,7 @@ impl<'t> Coordinator<'t> {
 
     /// The next task for `worker`; while the queue is dry, the oldest running task is split
     /// once it has run for [`SPLIT_AGE`]. `None`: wait (at most [`SPLIT_AGE`]) and ask again.
-    fn next_task(&self, shared: &mut Shared<'t>, worker: usize) -> Option<(NodeId, Position)> {
+    fn next_task(&self, shared: &mut Shared<'t, G>, worker: usize) -> Option<(NodeId, G)> {
         loop {
             if let Some(task) = shared.dag.next_task(worker) {
                 return Some(task);
@@ -226,15 +228,16 @@ impl<'t> Coordinator<'t> {
         solver.stats()
     }
 
-    fn progress(&self, shared: &Shared<'t>) -> Progress {
+    fn progress(&self, shared: &Shared<'t, G>) -> Progress {
         let dag = &shared.dag;
-        let mover_goal = dag.node(0).position.mover() == Colour::White;
+        let mover_goal = dag.node(0).position.first_to_move();
         let (queued, speculative) = dag.queued();
         let root_moves = dag
             .root_moves()
             .into_iter()
-            .map(|(column, child)| RootMove {
-                column,
+            .map(|(cell, child)| RootMove {
+                column: G::column_of(cell),
+                cell,
                 status: match child.map(|id| dag.node(id).value) {
                     None => MoveStatus::Refuted,
                     Some(None) => MoveStatus::Open,
@@ -271,8 +274,8 @@ impl<'t> Coordinator<'t> {
 /// tree is proven (see [`crate::dag`]).
 ///
 /// Contract: nobody has four in a line in `position`; `config.threads ≥ 1`.
-pub fn solve(
-    position: &Position,
+pub fn solve<G: Game + Send>(
+    position: &G,
     table: &TranspositionTable,
     config: &Config,
     mut on_progress: impl FnMut(&Progress),

@@ -125,3 +125,57 @@ fn parallel_exact_scores_are_the_sequential_scores() {
         }
     }
 }
+
+/// The parallel solver on the classic game: exact scores with 2 and 4 workers, both
+/// assumptions and small cutoffs, equal Pons's published scores on every 20th position of his
+/// Middle-Medium and Begin-Medium sets, and win/draw/loss too.
+#[test]
+fn parallel_classic_scores_are_pons_scores() {
+    use score4_classic::ClassicGame;
+    let sets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pons");
+    let mut cases: Vec<(ClassicGame, i32)> = Vec::new();
+    for (name, step) in [("Test_L2_R2", 20), ("Test_L1_R2", 100)] {
+        let text = std::fs::read_to_string(sets.join(name)).expect("Pons's set beside the repo");
+        for line in text.lines().step_by(step) {
+            let mut words = line.split_whitespace();
+            let game: ClassicGame = words.next().unwrap().parse().unwrap();
+            cases.push((game, words.next().unwrap().parse().unwrap()));
+        }
+    }
+    assert_eq!(cases.len(), 60);
+    let table = TranspositionTable::with_key_width(
+        64 << 20,
+        Replacement::TwoBig,
+        Format::Bounds,
+        2,
+        score4_classic::KEY_WIDTH,
+    )
+    .unwrap();
+    for (threads, assumption, mode) in [
+        (2, Assumption::FirstPlayerWins, Mode::Exact),
+        (4, Assumption::SecondPlayerHolds, Mode::Exact),
+        (2, Assumption::SecondPlayerHolds, Mode::Wdl),
+    ] {
+        table.clear();
+        for (game, published) in &cases {
+            let position = game.position();
+            let narrowed = narrow(position, mode, |threshold| {
+                let config = Config {
+                    threads,
+                    threshold,
+                    assumption,
+                    first_cutoff: 1,
+                    ..Config::default()
+                };
+                solve(position, &table, &config, |_| {}).map(|s| s.first_player_wins)
+            });
+            let (score, _) = narrowed.expect("no deadline was set");
+            let expected = if mode == Mode::Wdl {
+                published.signum()
+            } else {
+                *published
+            };
+            assert_eq!(score, expected, "{game} with {threads} threads, {mode}");
+        }
+    }
+}

@@ -25,6 +25,9 @@ pub trait Game: Copy {
     fn playable(&self) -> BitBoard;
     /// The empty cells that would complete a line of the first (`true`) or second player.
     fn threats_of(&self, first: bool) -> BitBoard;
+    /// The column (0-based, as the notation numbers them: the 3-D game's hex digit, the
+    /// classic game's digit minus one) of `cell`.
+    fn column_of(cell: Cell) -> u32;
     /// The cells directly above those of `cells`.
     fn above(cells: BitBoard) -> BitBoard;
     /// The cells directly below those of `cells`.
@@ -72,6 +75,9 @@ impl Game for Position {
     #[inline(always)]
     fn threats_of(&self, first: bool) -> BitBoard {
         self.threats(if first { Colour::White } else { Colour::Black })
+    }
+    fn column_of(cell: Cell) -> u32 {
+        cell.column().number() as u32
     }
     #[inline(always)]
     fn above(cells: BitBoard) -> BitBoard {
@@ -149,6 +155,9 @@ impl Game for ClassicPosition {
     #[inline(always)]
     fn threats_of(&self, first: bool) -> BitBoard {
         self.threats(first)
+    }
+    fn column_of(cell: Cell) -> u32 {
+        ClassicPosition::column_of(cell)
     }
     #[inline(always)]
     fn above(cells: BitBoard) -> BitBoard {
