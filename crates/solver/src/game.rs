@@ -186,17 +186,20 @@ impl Game for ClassicPosition {
         let mut order = OrderedMoves::empty();
         let mut scores = [0; 16];
         let playable = self.playable().0;
-        for column in CENTRE_FIRST {
-            // At most one move per column: its lowest empty cell.
-            let bit = moves.0 & column;
+        // At most one move per column: its lowest empty cell.
+        let mut bits = [0; 8];
+        for (bit, column) in bits.iter_mut().zip(CENTRE_FIRST) {
+            *bit = moves.0 & column;
+        }
+        let threats = self.threats_after_each(&bits);
+        for (&bit, &threats) in bits.iter().zip(&threats) {
             if bit == 0 {
                 continue;
             }
-            let cell = Cell::from_index(bit.trailing_zeros() as u8);
-            let threats = self.threats_after(cell);
+            let cell = bit.trailing_zeros() as u8;
             let playable_after = (playable & !bit) | ClassicPosition::above(BitBoard(bit)).0;
-            let opens = threats.0 & playable_after != 0;
-            order.insert(&mut scores, cell.index(), threats.len(), threats.0, opens);
+            let opens = threats & playable_after != 0;
+            order.insert(&mut scores, cell, threats.count_ones(), threats, opens);
         }
         order
     }

@@ -174,6 +174,19 @@ pub fn narrow<G: Game>(
     mode: Mode,
     mut ask: impl FnMut(i32) -> Option<bool>,
 ) -> Result<(i32, ScoreRange), ScoreRange> {
+    narrow_by_bounds(position, mode, |threshold| {
+        ask(threshold).map(|yes| if yes { threshold } else { threshold - 1 })
+    })
+}
+
+/// [`narrow`], with questions answered by a bound on the first player's score (as
+/// [`Solver::score_bound`]): a lower bound at or above the threshold (yes), an upper bound
+/// below it (no). A bound beyond the threshold narrows the range further.
+pub fn narrow_by_bounds<G: Game>(
+    position: &G,
+    mode: Mode,
+    mut ask: impl FnMut(i32) -> Option<i32>,
+) -> Result<(i32, ScoreRange), ScoreRange> {
     let mover = position.first_to_move();
     let from_white = |range: ScoreRange| {
         if mover {
@@ -195,9 +208,13 @@ pub fn narrow<G: Game>(
         } else {
             0
         };
-        match ask(threshold) {
-            Some(true) => range.lower = threshold,
-            Some(false) => range.upper = threshold - 1,
+        // A proven bound lies in the proven range; the clamp only keeps a release build from
+        // looping should that ever fail (the debug builds of the tests would stop here).
+        let answer = ask(threshold);
+        debug_assert!(answer.is_none_or(|b| range.lower <= b && b <= range.upper));
+        match answer {
+            Some(bound) if bound >= threshold => range.lower = bound.min(range.upper),
+            Some(bound) => range.upper = bound.max(range.lower),
             None => return Err(from_white(range)),
         }
     }
@@ -239,8 +256,8 @@ impl Solver<'_> {
         let start = Instant::now();
         let before = self.stats();
         self.set_deadline(deadline);
-        let outcome = narrow(position, mode, |threshold| {
-            self.try_score_at_least(position, threshold)
+        let outcome = narrow_by_bounds(position, mode, |threshold| {
+            self.try_score_bound(position, threshold)
         });
         self.set_deadline(None);
         let (value, range) = outcome?;
@@ -251,6 +268,18 @@ impl Solver<'_> {
             stats: self.stats().since(&before),
             seconds: start.elapsed().as_secs_f64(),
         })
+    }
+
+    /// [`Self::try_score_at_least`] with the bound the search proved (see
+    /// [`Solver::score_bound`]); on a binary table, 1 for yes and 0 for no.
+    pub fn try_score_bound<G: Game>(&mut self, position: &G, threshold: i32) -> Option<i32> {
+        match self.table_format() {
+            Format::Binary => {
+                self.try_score_at_least(position, threshold)
+                    .map(|yes| if yes { 1 } else { 0 })
+            }
+            Format::Bounds => self.attempt(|solver| solver.score_bound(position, threshold)),
+        }
     }
 
     /// Whether the first player's score is at least `threshold`, on whichever table this is

@@ -209,7 +209,7 @@ impl<'t> Solver<'t> {
     /// position visited counts as one node.
     pub fn first_player_wins<G: Game>(&mut self, position: &G) -> bool {
         self.check_key_width::<G>();
-        self.search(position, None, FirstPlayerWins)
+        self.search(position, None, FirstPlayerWins) >= 1
     }
 
     /// Whether the first player's exact score (DESIGN §2: a win with the winner's `k`-th stone
@@ -218,6 +218,15 @@ impl<'t> Solver<'t> {
     ///
     /// Contract: nobody has four in a line, and the table's format is [`Format::Bounds`].
     pub fn score_at_least<G: Game>(&mut self, position: &G, threshold: i32) -> bool {
+        self.score_bound(position, threshold) >= threshold
+    }
+
+    /// [`Self::score_at_least`] with what the search proved: a bound on the first player's
+    /// score, at or above `threshold` a lower bound (the answer is yes), below it an upper
+    /// bound (no). It often lies beyond the threshold (the search is fail-soft).
+    ///
+    /// Contract: as [`Self::score_at_least`].
+    pub fn score_bound<G: Game>(&mut self, position: &G, threshold: i32) -> i32 {
         self.check_key_width::<G>();
         self.search(position, None, AtLeast(threshold))
     }
@@ -233,25 +242,30 @@ impl<'t> Solver<'t> {
         );
     }
 
-    /// The search of every question: whether the first player's score is at least
-    /// `question.threshold()`, given the position's table slot if the caller computed it.
+    /// The search of every question: a bound on the first player's score that answers
+    /// "is it at least `question.threshold()`?" — at or above the threshold a lower bound (yes),
+    /// below it an upper bound (no); for the report's question 1 or 0. Fail-soft: the bound is
+    /// what the search proved, often beyond the threshold, so the narrowing of exact scores
+    /// can skip questions. `slot` is the position's table slot if the caller computed it.
     fn search<G: Game, Q: Question>(
         &mut self,
         position: &G,
         slot: Option<Slot>,
         question: Q,
-    ) -> bool {
+    ) -> i32 {
         self.stats.nodes += 1;
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
         }
         let moves = match examine_for(position, question) {
-            Examined::Settled(value) => return value,
-            Examined::Moves(moves) => moves,
+            Head::Settled(bound) => return bound,
+            Head::Moves(moves) => moves,
         };
+        let threshold = question.threshold();
+        // The first player maximises the score, the second minimises it; the mover reaches
+        // its goal when the answer is yes for the first player, no for the second.
         let white_to_move = position.first_to_move();
-        // The answers meaning "the mover reaches its goal" and "the mover fails".
-        let (mover_wins, mover_loses) = (white_to_move, !white_to_move);
+        let reaches_goal = |bound: i32| (bound >= threshold) == white_to_move;
         if !moves.has_several() {
             // A forced move: no choice to remember in the table.
             let cell = moves.first().expect("one move");
@@ -260,8 +274,8 @@ impl<'t> Solver<'t> {
 
         let table = self.table;
         let slot = slot.unwrap_or_else(|| slot_of::<G>(table, position.canonical_key()));
-        if let Some(value) = question.probe(table, slot, &mut self.stats.table) {
-            return value;
+        if let Some(bound) = question.probe(table, slot, &mut self.stats.table) {
+            return bound;
         }
         let nodes_before = self.stats.nodes;
         let order = position.order(moves);
@@ -278,41 +292,63 @@ impl<'t> Solver<'t> {
                 *child_slot = Some(s);
             }
         }
-        let mut known_losing = 0u16;
+        // When every move fails the mover, the best of the children's bounds for the mover
+        // bounds the position (moves the head pruned lose at once: never better).
+        // (The report's question has only 1 and 0: failing is 0 for the first player, 1 for
+        // the second, with nothing to compare.)
+        let mut failed = match (Q::SCORES, white_to_move) {
+            (true, true) => i32::MIN,
+            (true, false) => i32::MAX,
+            (false, white) => !white as i32,
+        };
+        let mut fail = |bound: i32| {
+            if Q::SCORES {
+                failed = if white_to_move {
+                    failed.max(bound)
+                } else {
+                    failed.min(bound)
+                }
+            }
+        };
+        let mut known_failing = 0u16;
         let child_slots = &child_slots[..ordered.len()];
         for (i, child_slot) in child_slots.iter().enumerate() {
             let Some(child_slot) = *child_slot else {
                 continue;
             };
             match question.probe(table, child_slot, &mut self.stats.table) {
-                Some(value) if value == mover_wins => {
-                    question.store(table, slot, mover_wins, 1, &mut self.stats.table);
-                    return mover_wins;
+                Some(bound) if reaches_goal(bound) => {
+                    question.store(table, slot, bound, 1, &mut self.stats.table);
+                    return bound;
                 }
-                Some(_) => known_losing |= 1 << i,
+                Some(bound) => {
+                    known_failing |= 1 << i;
+                    fail(bound);
+                }
                 None => {}
             }
         }
 
-        let mut value = mover_loses;
         for (i, &child_slot) in child_slots.iter().enumerate() {
-            if known_losing & (1 << i) != 0 {
+            if known_failing & (1 << i) != 0 {
                 continue;
             }
             let mut child = *position;
             child.play_ordered(&order, i);
-            let child_value = self.search(&child, child_slot, question);
+            let bound = self.search(&child, child_slot, question);
             if self.interrupted {
-                return child_value; // meaningless; nothing is stored on the way up
+                return bound; // meaningless; nothing is stored on the way up
             }
-            if child_value == mover_wins {
-                value = mover_wins;
-                break;
+            if reaches_goal(bound) {
+                let subtree = self.stats.nodes - nodes_before;
+                question.store(table, slot, bound, subtree, &mut self.stats.table);
+                return bound;
             }
+            fail(bound);
         }
         let subtree = self.stats.nodes - nodes_before;
-        question.store(table, slot, value, subtree, &mut self.stats.table);
-        value
+        question.store(table, slot, failed, subtree, &mut self.stats.table);
+        failed
     }
 }
 
@@ -336,14 +372,14 @@ trait Question: Copy {
     const SCORES: bool;
     /// The threshold.
     fn threshold(self) -> i32;
-    /// The table's answer at `slot`, if it has one.
-    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<bool>;
-    /// Records the answer at `slot`, found with a subtree of `nodes` nodes.
+    /// The table's bound at `slot` if it answers the question (see [`Solver::search`]).
+    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<i32>;
+    /// Records the bound found at `slot` with a subtree of `nodes` nodes.
     fn store(
         self,
         table: &TranspositionTable,
         slot: Slot,
-        answer: bool,
+        bound: i32,
         nodes: u64,
         stats: &mut TableStats,
     );
@@ -360,23 +396,24 @@ impl Question for FirstPlayerWins {
         1
     }
     #[inline(always)]
-    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<bool> {
-        table.probe(slot, stats)
+    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<i32> {
+        table.probe(slot, stats).map(i32::from)
     }
     #[inline(always)]
     fn store(
         self,
         table: &TranspositionTable,
         slot: Slot,
-        answer: bool,
+        bound: i32,
         nodes: u64,
         stats: &mut TableStats,
     ) {
-        table.store(slot, answer, nodes, stats)
+        table.store(slot, bound >= 1, nodes, stats)
     }
 }
 
-/// Any threshold, over a [`Format::Bounds`] table: a yes is a lower bound, a no an upper one.
+/// Any threshold, over a [`Format::Bounds`] table: a yes is a lower bound, a no an upper one
+/// (the bound the search proved, not just the threshold).
 #[derive(Clone, Copy)]
 struct AtLeast(i32);
 
@@ -387,22 +424,22 @@ impl Question for AtLeast {
         self.0
     }
     #[inline(always)]
-    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<bool> {
-        table.probe_at_least(slot, self.0, stats)
+    fn probe(self, table: &TranspositionTable, slot: Slot, stats: &mut TableStats) -> Option<i32> {
+        table.probe_bound_at_least(slot, self.0, stats)
     }
     #[inline(always)]
     fn store(
         self,
         table: &TranspositionTable,
         slot: Slot,
-        answer: bool,
+        bound: i32,
         nodes: u64,
         stats: &mut TableStats,
     ) {
-        let bound = if answer {
-            Bound::Lower(self.0)
+        let bound = if bound >= self.0 {
+            Bound::Lower(bound)
         } else {
-            Bound::Upper(self.0 - 1)
+            Bound::Upper(bound)
         };
         table.store_bound(slot, bound, nodes, stats)
     }
@@ -419,6 +456,26 @@ pub enum Examined {
     Moves(BitBoard),
 }
 
+/// What [`examine_for`] finds: [`Examined`] with the bound behind a settled answer.
+enum Head {
+    /// Settled with this bound on the first player's score: at or above the threshold a
+    /// lower bound (the answer is yes), below it an upper bound (no).
+    Settled(i32),
+    /// The moves to search.
+    Moves(BitBoard),
+}
+
+impl Head {
+    /// The answer at `threshold`, without the bound.
+    #[inline(always)]
+    fn answered(self, threshold: i32) -> Examined {
+        match self {
+            Head::Settled(bound) => Examined::Settled(bound >= threshold),
+            Head::Moves(moves) => Examined::Moves(moves),
+        }
+    }
+}
+
 /// The decisive situations of DESIGN §4 and the static rules of [`crate::rules`], read off
 /// the bitboards: either the position's value, or the moves a search must try.
 ///
@@ -428,7 +485,7 @@ pub enum Examined {
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
 pub fn examine(position: &Position) -> Examined {
-    examine_for(position, FirstPlayerWins)
+    examine_for(position, FirstPlayerWins).answered(1)
 }
 
 /// [`examine`] for the question "is the first player's score at least `threshold`?"
@@ -443,14 +500,20 @@ pub fn examine(position: &Position) -> Examined {
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
 pub fn examine_at_least<G: Game>(position: &G, threshold: i32) -> Examined {
-    examine_for(position, AtLeast(threshold))
+    examine_for(position, AtLeast(threshold)).answered(threshold)
 }
 
-/// [`examine_at_least`] for `question`'s threshold; for the report's question the game's
-/// length is not looked at (a win is a win).
+/// [`examine_at_least`] for `question`'s threshold, settling with a bound ([`Head`]); for the
+/// report's question the game's length is not looked at (a win is a win).
 #[inline(always)]
-fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Examined {
+fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Head {
     let threshold = question.threshold();
+    // The answer with the bound that proves it: for scores the bound itself (an exact score,
+    // or the bound a rule proves), for the report's question 1 (yes) or 0 (no).
+    let settle = |answer: bool, bound: i32| {
+        debug_assert!(!Q::SCORES || answer == (bound >= threshold));
+        Head::Settled(if Q::SCORES { bound } else { answer as i32 })
+    };
     let white_to_move = position.first_to_move();
     // Scores: a win with the winner's k-th stone scores half + 1 - k.
     let half = G::CELLS / 2;
@@ -463,12 +526,15 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Examined {
     };
     // Whether the first player's score reaches the threshold when the mover wins at once, and
     // when the opponent wins with its next stone (a score of -(32 - theirs) for the mover).
-    let (reached_if_won, reached_if_lost) = if Q::SCORES {
+    // The exact scores of those two ends (unused by the report's question).
+    let (score_if_won, score_if_lost) = if Q::SCORES {
         let (mine, theirs) = mine_and_theirs();
-        (
-            for_white(half - mine) >= threshold,
-            for_white(-(half - theirs)) >= threshold,
-        )
+        (for_white(half - mine), for_white(-(half - theirs)))
+    } else {
+        (0, 0)
+    };
+    let (reached_if_won, reached_if_lost) = if Q::SCORES {
+        (score_if_won >= threshold, score_if_lost >= threshold)
     } else {
         (white_to_move, !white_to_move)
     };
@@ -476,10 +542,10 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Examined {
     let playable = position.playable();
     // The mover has an opening: it wins at once.
     if !(position.threats_of(white_to_move) & playable).is_empty() {
-        return Examined::Settled(reached_if_won);
+        return settle(reached_if_won, score_if_won);
     }
     if playable.is_empty() {
-        return Examined::Settled(0 >= threshold); // full board, no four: a draw
+        return settle(0 >= threshold, 0); // full board, no four: a draw
     }
     let their_threats = position.threats_of(!white_to_move);
     let their_openings = their_threats & playable;
@@ -487,7 +553,7 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Examined {
         // Two openings cannot both be blocked; one must be, and blocking it loses if the
         // cell above is also theirs to win on.
         if their_openings.has_several() || !(G::above(their_openings) & their_threats).is_empty() {
-            return Examined::Settled(reached_if_lost);
+            return settle(reached_if_lost, score_if_lost);
         }
         their_openings
     } else {
@@ -495,7 +561,7 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Examined {
         playable & !G::below(their_threats)
     };
     if moves.is_empty() {
-        return Examined::Settled(reached_if_lost);
+        return settle(reached_if_lost, score_if_lost);
     }
     if Q::SCORES {
         // The first player's score lies between these: the mover wins at the earliest with
@@ -508,36 +574,36 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Examined {
             (-worst, -best)
         };
         if highest < threshold {
-            return Examined::Settled(false);
+            return settle(false, highest);
         }
         if lowest >= threshold {
-            return Examined::Settled(true);
+            return settle(true, lowest);
         }
     } else if position.stone_count() >= G::CELLS - 2 {
         // The first player cannot win with the last but one stone (the 63rd) if it is not an
         // opening now: the last is the second player's. (The bounds above say the same at
         // threshold 1.)
-        return Examined::Settled(false);
+        return settle(false, 0);
     }
     // A player with no line left cannot win: the first player's score is at most 0, or for
     // the second player at least 0.
     if threshold >= 1 && position.cannot_win(true) {
-        return Examined::Settled(false);
+        return settle(false, 0);
     }
     if threshold <= 0 && position.cannot_win(false) {
-        return Examined::Settled(true);
+        return settle(true, 0);
     }
     // The static rules of `crate::rules`, at this node or after one move of the mover: black
     // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
     let (holds_decides, zugzwang_decides) = (threshold >= 1, threshold <= 1);
     if white_to_move {
         if holds_decides && position.second_player_holds() {
-            return Examined::Settled(false);
+            return settle(false, 0);
         }
         if zugzwang_decides {
             for cell in moves {
                 if position.after(cell).first_player_wins_statically() {
-                    return Examined::Settled(true);
+                    return settle(true, 1);
                 }
             }
         }
@@ -547,15 +613,15 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Examined {
             debug_assert!(!moves
                 .iter()
                 .any(|cell| position.after(cell).second_player_holds()));
-            return Examined::Settled(true);
+            return settle(true, 1);
         }
         if holds_decides {
             for cell in moves {
                 if position.after(cell).second_player_holds() {
-                    return Examined::Settled(false);
+                    return settle(false, 0);
                 }
             }
         }
     }
-    Examined::Moves(moves)
+    Head::Moves(moves)
 }

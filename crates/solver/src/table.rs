@@ -574,10 +574,30 @@ impl TranspositionTable {
         threshold: i32,
         stats: &mut TableStats,
     ) -> Option<bool> {
+        self.probe_bound_at_least(slot, threshold, stats)
+            .map(|bound| bound >= threshold)
+    }
+
+    /// The stored bound of the position at `slot` if it answers "is the first player's score
+    /// at least `threshold`?": a lower bound at or above `threshold` (yes), or an upper bound
+    /// below it (no).
+    ///
+    /// Contract: the table's format is [`Format::Bounds`].
+    #[inline(always)]
+    pub fn probe_bound_at_least(
+        &self,
+        slot: Slot,
+        threshold: i32,
+        stats: &mut TableStats,
+    ) -> Option<i32> {
         stats.probes += 1;
-        let answer = self.probe_bound(slot)?.answers(threshold);
-        stats.hits += answer.is_some() as u64;
-        answer
+        let bound = match self.probe_bound(slot)? {
+            Bound::Lower(b) if b >= threshold => b,
+            Bound::Upper(b) if b < threshold => b,
+            _ => return None,
+        };
+        stats.hits += 1;
+        Some(bound)
     }
 
     /// Records the value of the position at `slot`, whose subtree took `nodes` nodes.
