@@ -3,7 +3,6 @@
 //! classic one (positions from Pons's test sets).
 
 use std::fmt::Display;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use score4_analysis::heuristic::{exact_behind, HeuristicSearch};
@@ -25,20 +24,13 @@ fn bounds_table<B: Board>() -> TranspositionTable {
         .unwrap()
 }
 
-/// Every 50th position of Pons's set `name` (`MOVES SCORE` per line), after `skip`.
+/// Every 50th position of Pons's set `name`, after `skip`.
 fn pons_positions(name: &str, skip: usize) -> Vec<ClassicPosition> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/pons")
-        .join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
-    text.lines()
+    score4_bench::pons::set(name)
+        .into_iter()
         .skip(skip)
         .step_by(50)
-        .map(|line| {
-            let moves = line.split_whitespace().next().unwrap();
-            *moves.parse::<ClassicGame>().unwrap().position()
-        })
+        .map(|(moves, _)| *moves.parse::<ClassicGame>().unwrap().position())
         .collect()
 }
 

@@ -7,7 +7,8 @@
 //! - [`protocol`]: a run per difficulty — fresh table, clock started before its set-up, the
 //!   set's positions solved in order until done or out of time — and the frontier;
 //! - [`report`]: the human table, CSV and JSON of a run;
-//! - [`plot`]: charts of time and nodes per difficulty, one line per run (PNG and SVG).
+//! - [`plot`]: charts of time and nodes per difficulty, one line per run (PNG and SVG);
+//! - [`pons`]: Pons's test sets of the classic game, for the tests that check against them.
 //!
 //! It depends on the board and the solver, never on the command line (progress bars and
 //! argument parsing live there).
@@ -15,6 +16,7 @@
 
 pub mod generate;
 pub mod plot;
+pub mod pons;
 pub mod protocol;
 pub mod report;
 

@@ -129,30 +129,33 @@ fn analyze_json_agrees_with_solving_each_move() {
 fn a_scripted_game_between_two_humans_ends_with_its_record() {
     // X wins on the fourth stone of column 0 ... after hint, show, a bad line and an undo.
     let script = "0\n1\nhint\n0\nshow\n7\nundo\n2\n0\nZZ\n3\n0\n";
-    let output = score4()
-        .args([
-            "play",
-            "--human",
-            "both",
-            "--time",
-            "100ms",
-            "--tt-size",
-            TT,
-        ])
-        .write_stdin(script)
-        .output()
-        .unwrap();
+    let args = [
+        "play",
+        "--human",
+        "both",
+        "--time",
+        "100ms",
+        "--tt-size",
+        TT,
+    ];
+    check_scripted_game(&args, script, "ZZ", "0102030");
+}
+
+/// Runs `play` with `args` on `script`: line 10 is bad (`bad` in the message), a hint is given
+/// and one move undone, X wins, and the record is `record`.
+fn check_scripted_game(args: &[&str], script: &str, bad: &str, record: &str) {
+    let output = score4().args(args).write_stdin(script).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "a bad line: {stderr}");
     assert!(
-        stderr.contains("input line 10") && stderr.contains("ZZ"),
+        stderr.contains("input line 10") && stderr.contains(bad),
         "{stderr}"
     );
     assert!(stdout.contains("hint: "), "{stdout}");
     assert!(stdout.contains("undone: 1 move(s)"), "{stdout}");
     assert!(stdout.contains("result: X has won"), "{stdout}");
-    assert!(stdout.contains("record: 0102030\n"), "{stdout}");
+    assert!(stdout.contains(&format!("record: {record}\n")), "{stdout}");
 }
 
 #[test]
@@ -258,21 +261,21 @@ fn the_classic_game_is_solved_in_pons_notation_and_scores() {
 #[test]
 fn the_classic_game_is_solved_in_parallel_too() {
     // Every 50th line of Pons's Middle-Medium set, strong, with two workers.
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/pons/Test_L2_R2");
-    let text = std::fs::read_to_string(path).expect("Pons's set beside the repository");
-    let lines: Vec<&str> = text.lines().step_by(50).collect();
+    let lines: Vec<(String, i32)> = score4_bench::pons::set("Test_L2_R2")
+        .into_iter()
+        .step_by(50)
+        .collect();
+    let input: Vec<&str> = lines.iter().map(|(moves, _)| moves.as_str()).collect();
     let stdout = stdout_of_success(
         score4()
             .args(["--game", "classic", "solve", "--mode", "exact", "--json"])
             .args(["--threads", "2"])
-            .write_stdin(lines.join("\n")),
+            .write_stdin(input.join("\n")),
     );
     let rows = json_lines(stdout.as_bytes());
     assert_eq!(rows.len(), lines.len());
-    for (row, line) in rows.iter().zip(&lines) {
-        let published: i64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
-        assert_eq!(row["value"], published, "{line}");
+    for (row, (moves, published)) in rows.iter().zip(&lines) {
+        assert_eq!(row["value"], *published, "{moves}");
     }
 }
 
@@ -300,24 +303,10 @@ fn the_classic_game_is_analysed_and_played() {
 
     // Two humans: X wins in column 1 after a hint, a show, a bad line and an undo.
     let script = "1\n2\n1\nhint\n2\nshow\n7\nundo\n1\n9\n2\n1\n";
-    let output = score4()
-        .args([
-            "--game", "classic", "play", "--human", "both", "--time", "100ms",
-        ])
-        .write_stdin(script)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "a bad line: {stderr}");
-    assert!(
-        stderr.contains("input line 10") && stderr.contains("column (1-7)"),
-        "{stderr}"
-    );
-    assert!(stdout.contains("hint: "), "{stdout}");
-    assert!(stdout.contains("undone: 1 move(s)"), "{stdout}");
-    assert!(stdout.contains("result: X has won"), "{stdout}");
-    assert!(stdout.contains("record: 1212121\n"), "{stdout}");
+    let args = [
+        "--game", "classic", "play", "--human", "both", "--time", "100ms",
+    ];
+    check_scripted_game(&args, script, "column (1-7)", "1212121");
 
     // score4 against itself from an End-Easy position plays to a legal end.
     let stdout = stdout_of_success(score4().args([

@@ -132,14 +132,10 @@ fn parallel_exact_scores_are_the_sequential_scores() {
 #[test]
 fn parallel_classic_scores_are_pons_scores() {
     use score4_classic::ClassicGame;
-    let sets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pons");
     let mut cases: Vec<(ClassicGame, i32)> = Vec::new();
     for (name, step) in [("Test_L2_R2", 20), ("Test_L1_R2", 100)] {
-        let text = std::fs::read_to_string(sets.join(name)).expect("Pons's set beside the repo");
-        for line in text.lines().step_by(step) {
-            let mut words = line.split_whitespace();
-            let game: ClassicGame = words.next().unwrap().parse().unwrap();
-            cases.push((game, words.next().unwrap().parse().unwrap()));
+        for (moves, score) in score4_bench::pons::set(name).into_iter().step_by(step) {
+            cases.push((moves.parse().unwrap(), score));
         }
     }
     assert_eq!(cases.len(), 60);

@@ -3,27 +3,19 @@
 //! Test_L1_R1 (beginning, easy), strong (exact score) and weak (win/draw/loss), must get the
 //! published score. The sets are read from `../shared/data/pons/` beside the repository.
 
-use std::path::PathBuf;
-
 use score4_classic::ClassicGame;
 use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
 
-/// The set's positions and published scores (`MOVES SCORE` per line).
+/// The set's positions and published scores.
 fn pons_set(name: &str) -> Vec<(ClassicGame, i32)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/pons")
-        .join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
-    text.lines()
+    score4_bench::pons::set(name)
+        .into_iter()
         .enumerate()
-        .map(|(i, line)| {
-            let mut words = line.split_whitespace();
-            let (moves, score) = (words.next().unwrap(), words.next().unwrap());
-            let game: ClassicGame = moves
+        .map(|(i, (moves, score))| {
+            let game = moves
                 .parse()
                 .unwrap_or_else(|error| panic!("{name} line {}: {error}", i + 1));
-            (game, score.parse().unwrap())
+            (game, score)
         })
         .collect()
 }
