@@ -36,8 +36,9 @@ pub trait Game: Copy {
     fn after(&self, cell: Cell) -> Self;
     /// Bits of [`Self::canonical_key`] (at most 80): the table must take keys this wide.
     const KEY_WIDTH: u32;
-    /// The key shared by the position and its symmetric images (below `2^KEY_WIDTH`), unique
-    /// up to symmetry.
+    /// The key shared by the position and the symmetric images the game's table merges (below
+    /// `2^KEY_WIDTH`), unique up to those symmetries: the 3-D game merges its 8 images, the
+    /// classic game none (its mirror did not pay, docs/CLASSIC.md).
     fn canonical_key(&self) -> u128;
     /// [`Self::canonical_key`] of the position after the mover plays `cell`.
     fn canonical_key_after(&self, cell: Cell) -> u128;
