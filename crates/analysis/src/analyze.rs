@@ -206,9 +206,8 @@ fn value_of_move<B: Board>(
     cell: Cell,
     deadline: Instant,
 ) -> MoveValue {
-    let mine = position.stone_count() / 2;
     if position.wins_with(cell) {
-        return MoveValue::Exact(B::CELLS / 2 - mine); // the mover's (mine + 1)-th stone wins
+        return MoveValue::Exact(position.score_of_winning_now());
     }
     let child = position.after(cell);
     let range = match solver.evaluate_within(&child, Mode::Exact, Some(deadline)) {

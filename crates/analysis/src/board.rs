@@ -29,6 +29,11 @@ pub trait Board: Game {
     fn is_full(&self) -> bool;
     /// The static evaluation for the side to move (see the module documentation).
     fn evaluate(&self) -> i32;
+    /// The mover's score if its next stone wins: with `k` stones of its own on the board, a
+    /// win with stone `k + 1` scores `CELLS / 2 - k`.
+    fn score_of_winning_now(&self) -> i32 {
+        Self::CELLS / 2 - self.stone_count() / 2
+    }
 }
 
 /// Points for an open line holding 0, 1 or 2 of the player's stones (3 is a threat).

@@ -76,11 +76,6 @@ fn situation<B: Board>(position: &B) -> Situation {
     Situation::Moves(moves)
 }
 
-/// The score of the mover winning with its next stone.
-fn win_now<B: Board>(position: &B) -> i32 {
-    B::CELLS / 2 - position.stone_count() / 2
-}
-
 /// The outcome of a heuristic search, moves named by columns `C`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Estimate<C> {
@@ -145,7 +140,7 @@ impl HeuristicSearch {
             let mut chosen = None;
             for &cell in &root {
                 let value = if position.wins_with(cell) {
-                    decided(win_now(position))
+                    decided(position.score_of_winning_now())
                 } else {
                     -search.negamax(&position.after(cell), depth - 1, -DECIDED * 2, -alpha)
                 };
