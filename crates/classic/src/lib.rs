@@ -98,6 +98,11 @@ impl ClassicColumn {
         self.0 as u32
     }
 
+    /// How the column is written: `1`–`7`.
+    pub const fn to_char(self) -> char {
+        (b'1' + self.0) as char
+    }
+
     /// The column written `character` (`1`–`7`).
     pub fn from_char(character: char) -> Option<ClassicColumn> {
         match character.to_digit(10) {
@@ -114,7 +119,7 @@ impl ClassicColumn {
 
 impl fmt::Display for ClassicColumn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0 + 1)
+        write!(f, "{}", self.to_char())
     }
 }
 
@@ -597,6 +602,10 @@ mod tests {
         assert_eq!(ClassicColumn::from_char('7').unwrap().to_string(), "7");
         assert_eq!(ClassicColumn::from_char('8'), None);
         assert_eq!(ClassicColumn::from_char('0'), None);
+        for column in ClassicColumn::all() {
+            assert_eq!(ClassicColumn::from_char(column.to_char()), Some(column));
+        }
+        assert_eq!(ClassicColumn::new(0).unwrap().to_char(), '1');
     }
 
     #[test]

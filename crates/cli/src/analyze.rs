@@ -11,12 +11,14 @@ use score4_solver::{Format, Game, TableError, TranspositionTable};
 use crate::record::Record;
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
 
-/// A table of bounds of `bytes` for `R`'s keys, or the message and exit code for the user.
+/// A table of bounds of `bytes` (default: the game's [`Record::TABLE_BYTES`]) for `R`'s keys,
+/// or the message and exit code for the user.
 pub fn bounds_table<R: Record>(
     command: &str,
-    bytes: u64,
+    bytes: Option<u64>,
     replacement: score4_solver::Replacement,
 ) -> Result<TranspositionTable, ExitCode> {
+    let bytes = bytes.unwrap_or(R::TABLE_BYTES);
     let threads = crate::machine::physical_cores();
     let key_width = R::Board::KEY_WIDTH;
     TranspositionTable::with_key_width(bytes, replacement, Format::Bounds, threads, key_width)

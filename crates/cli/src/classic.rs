@@ -5,18 +5,20 @@
 //! `solve` reads positions like the 3-D `solve` (arguments, `--file`, standard input; `MOVES
 //! [anything]` per line, so Pons's `MOVES SCORE` files work); `bench` runs Pons's six test sets
 //! and prints his table. `solve --threads N` asks each question of the narrowing of the
-//! parallel solver (no live progress display for the classic game); `bench` is sequential.
+//! parallel solver, with the same live progress as the 3-D game; `bench` is sequential.
 
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use score4_classic::{ClassicError, ClassicGame, ClassicPosition};
-use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable};
+use score4_classic::{ClassicError, ClassicGame};
+use score4_solver::{Mode, SearchStats, Solver, TableError, TranspositionTable};
 
 use crate::input::{finish_run, report_bad_entry, Source};
+use crate::record::Record;
 use crate::size::format_bytes;
+use crate::solve::{parallel_answer, parallel_config, Answer};
 use crate::{BenchArgs, SolveArgs, EXIT_BAD_INPUT};
 
 /// Why a line is not a classic position to solve.
@@ -28,9 +30,8 @@ fn parse(text: &str) -> Result<ClassicGame, String> {
     Ok(game)
 }
 
-/// The classic game's default table: 16 MiB stays in the processor's cache and was the
-/// fastest on Pons's sets (docs/CLASSIC.md); 49-bit keys keep any size exact.
-const CLASSIC_TABLE_BYTES: u64 = 16 << 20;
+/// The classic game's default table.
+const CLASSIC_TABLE_BYTES: u64 = <ClassicGame as Record>::TABLE_BYTES;
 
 /// A table of `bytes` for `mode`, or the message and exit code.
 fn table_for(
@@ -72,6 +73,9 @@ pub fn solve(args: SolveArgs) -> ExitCode {
         Err(code) => return code,
     };
     let mut solver = Solver::new(&table);
+    // The tree gets the parallel solver's default share: the classic game's table is small.
+    let tree_bytes = score4_parallel::Config::default().dag_bytes;
+    let parallel = (threads > 1).then(|| parallel_config(&args, threads, tree_bytes));
     let (mut solved, mut bad) = (0u64, 0u64);
     let mut total = SearchStats::default();
     let mut seconds = 0.0;
@@ -99,20 +103,29 @@ pub fn solve(args: SolveArgs) -> ExitCode {
                 return;
             }
         };
-        let valuation = if threads > 1 {
-            parallel_evaluate(game.position(), &table, threads, mode)
-        } else {
-            let v = solver.evaluate(game.position(), mode);
-            Valued {
-                value: v.value,
-                stats: v.stats,
-                seconds: v.seconds,
+        let moves = game.to_string();
+        let valuation = match &parallel {
+            Some(config) => parallel_answer::<ClassicGame>(
+                game.position(),
+                &moves,
+                &table,
+                config,
+                mode,
+                args.progress,
+            ),
+            None => {
+                let valuation = solver.evaluate(game.position(), mode);
+                Answer {
+                    value: valuation.value,
+                    stats: valuation.stats,
+                    seconds: valuation.seconds,
+                    parallel: None,
+                }
             }
         };
         solved += 1;
         total += valuation.stats;
         seconds += valuation.seconds;
-        let moves = game.to_string();
         if args.json {
             let json = JsonSolved {
                 game: "classic",
@@ -145,42 +158,6 @@ pub fn solve(args: SolveArgs) -> ExitCode {
         read,
         bad,
     )
-}
-
-/// A position's value, nodes and seconds, from either solver.
-struct Valued {
-    value: i32,
-    stats: SearchStats,
-    seconds: f64,
-}
-
-/// `position`'s value in `mode` by the parallel solver with `threads` workers: one parallel
-/// solve per question of the narrowing, as for the 3-D game.
-fn parallel_evaluate(
-    position: &ClassicPosition,
-    table: &TranspositionTable,
-    threads: usize,
-    mode: Mode,
-) -> Valued {
-    let (mut stats, mut seconds) = (SearchStats::default(), 0.0);
-    let narrowed = narrow(position, mode, |threshold| {
-        let config = score4_parallel::Config {
-            threads,
-            threshold,
-            ..score4_parallel::Config::default()
-        };
-        let solution =
-            score4_parallel::solve(position, table, &config, |_| {}).expect("no deadline is set");
-        stats += solution.stats;
-        seconds += solution.seconds;
-        Some(solution.first_player_wins)
-    });
-    let (value, _) = narrowed.expect("every question is answered");
-    Valued {
-        value,
-        stats,
-        seconds,
-    }
 }
 
 /// Pons's six test sets, in the order of his table, with his names.

@@ -147,10 +147,11 @@ pub struct AnalyzeArgs {
     /// One JSON object instead of the table.
     #[arg(long)]
     json: bool,
-    /// Size of the transposition table (of bounds: more than 512 MiB for TWOBIG, 256 MiB for
-    /// NEW and BIG).
-    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
-    tt_size: u64,
+    /// Size of the transposition table of bounds (default 1GiB; 16MiB for the classic game,
+    /// whose keys stay exact in any table; in 3-D more than 512 MiB for TWOBIG, 256 MiB for NEW
+    /// and BIG).
+    #[arg(long, value_parser = size::parse_bytes)]
+    tt_size: Option<u64>,
     /// Replacement scheme of the transposition table.
     #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
     replacement: Replacement,
@@ -181,9 +182,10 @@ pub struct PlayArgs {
     /// Moves already played before the game starts here (they cannot be undone).
     #[arg(long)]
     start: Option<String>,
-    /// Size of the transposition table (of bounds), kept for the whole game.
-    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
-    tt_size: u64,
+    /// Size of the transposition table of bounds, kept for the whole game (default 1GiB; 16MiB
+    /// for the classic game).
+    #[arg(long, value_parser = size::parse_bytes)]
+    tt_size: Option<u64>,
     /// Replacement scheme of the transposition table.
     #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
     replacement: Replacement,

@@ -47,14 +47,16 @@ pub struct Reporter {
     mode: ProgressMode,
     bar: Option<ProgressBar>,
     position: String,
+    /// The game's name of a column (0-based): `0`–`F` in 3-D, `1`–`7` in the classic game.
+    column_name: fn(u32) -> char,
     last: Option<(Duration, u64)>,
 }
 
-/// `+` proven, `-` refuted, `?` open, after each column's character.
-pub fn root_moves_text(progress: &Progress) -> String {
+/// `+` proven, `-` refuted, `?` open, after each column's name.
+pub fn root_moves_text(progress: &Progress, column_name: fn(u32) -> char) -> String {
     let mut text = String::new();
     for root_move in &progress.root_moves {
-        text.push(root_move.cell.column().to_char());
+        text.push(column_name(root_move.column));
         text.push(match root_move.status {
             MoveStatus::Proven => '+',
             MoveStatus::Refuted => '-',
@@ -75,8 +77,8 @@ fn status_word(status: MoveStatus) -> &'static str {
 }
 
 impl Reporter {
-    /// A reporter for the solve of `position`.
-    pub fn new(mode: ProgressMode, position: &str) -> Reporter {
+    /// A reporter for the solve of `position`, naming columns by `column_name`.
+    pub fn new(mode: ProgressMode, position: &str, column_name: fn(u32) -> char) -> Reporter {
         let bar = matches!(mode, ProgressMode::Auto | ProgressMode::Bar).then(|| {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
             bar.set_style(
@@ -90,6 +92,7 @@ impl Reporter {
             mode,
             bar,
             position: position.to_owned(),
+            column_name,
             last: None,
         }
     }
@@ -121,7 +124,7 @@ impl Reporter {
                         "moves {} | tasks {} queued (+{} speculative), {} running, {} done, \
                          {} cancelled | {:.2} M nodes/s | table {:.1}% | tree {} nodes, cutoff \
                          {}-{}",
-                        root_moves_text(progress),
+                        root_moves_text(progress, self.column_name),
                         progress.queued,
                         progress.speculative,
                         progress.running,
@@ -142,7 +145,12 @@ impl Reporter {
                     moves: progress
                         .root_moves
                         .iter()
-                        .map(|m| (m.cell.column().to_char().to_string(), status_word(m.status)))
+                        .map(|m| {
+                            (
+                                (self.column_name)(m.column).to_string(),
+                                status_word(m.status),
+                            )
+                        })
                         .collect(),
                     queued: progress.queued,
                     speculative: progress.speculative,

@@ -13,6 +13,8 @@ pub trait Record: Clone + Default + fmt::Display {
     type Board: Board;
     /// How messages name the program and game: `score4` or `score4 --game classic`.
     const PROGRAM: &'static str;
+    /// The default size of a transposition table for this game.
+    const TABLE_BYTES: u64;
     /// The characters that name columns, for prompts and errors.
     const COLUMN_CHARACTERS: &'static str;
     /// The record of `moves` (the game's notation), or what is wrong with it.
@@ -25,6 +27,9 @@ pub trait Record: Clone + Default + fmt::Display {
     fn play(&mut self, column: <Self::Board as Board>::Column) -> Result<(), String>;
     /// The columns played, in order.
     fn columns_played(&self) -> Vec<<Self::Board as Board>::Column>;
+    /// The character of the column numbered `index` (0-based, as
+    /// [`score4_solver::Game::column_of`]).
+    fn column_name(index: u32) -> char;
     /// The column written `character`.
     fn column_from_char(character: char) -> Option<<Self::Board as Board>::Column>;
     /// The side to move: X ([`Colour::White`]) moves first.
@@ -42,6 +47,7 @@ pub trait Record: Clone + Default + fmt::Display {
 impl Record for Game {
     type Board = score4_board::Position;
     const PROGRAM: &'static str = "score4";
+    const TABLE_BYTES: u64 = 1 << 30;
     const COLUMN_CHARACTERS: &'static str = "0-9, A-F";
     fn parse(moves: &str) -> Result<Game, String> {
         moves.parse().map_err(|error| format!("{error}"))
@@ -60,6 +66,10 @@ impl Record for Game {
     fn columns_played(&self) -> Vec<Column> {
         self.moves().to_vec()
     }
+    fn column_name(index: u32) -> char {
+        let column = u8::try_from(index).ok().and_then(Column::new);
+        column.expect("a column of the board").to_char()
+    }
     fn column_from_char(character: char) -> Option<Column> {
         Column::from_char(character)
     }
@@ -71,6 +81,9 @@ impl Record for Game {
 impl Record for ClassicGame {
     type Board = ClassicPosition;
     const PROGRAM: &'static str = "score4 --game classic";
+    /// 16 MiB stays in the processor's cache and was the fastest on Pons's sets
+    /// (docs/CLASSIC.md); 49-bit keys keep any size exact.
+    const TABLE_BYTES: u64 = 16 << 20;
     const COLUMN_CHARACTERS: &'static str = "1-7";
     fn parse(moves: &str) -> Result<ClassicGame, String> {
         moves.parse().map_err(|error| format!("{error}"))
@@ -89,6 +102,10 @@ impl Record for ClassicGame {
             .iter()
             .map(|&c| ClassicColumn::new(c).expect("a played column exists"))
             .collect()
+    }
+    fn column_name(index: u32) -> char {
+        let column = ClassicColumn::new(index);
+        column.expect("a column of the board").to_char()
     }
     fn column_from_char(character: char) -> Option<ClassicColumn> {
         ClassicColumn::from_char(character)

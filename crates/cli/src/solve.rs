@@ -4,13 +4,14 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use score4_board::Position;
+use score4_board::{Game, Position};
 use score4_parallel::Config;
 use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable};
 
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::machine::{default_memory, physical_cores, split_memory};
 use crate::progress::{ProgressMode, Reporter};
+use crate::record::Record;
 use crate::size::format_bytes;
 use crate::{SolveArgs, EXIT_BAD_INPUT};
 
@@ -38,13 +39,13 @@ struct JsonSolved<'a> {
 }
 
 /// One position's answer, from either solver.
-struct Answer {
+pub(crate) struct Answer {
     /// As [`score4_solver::Valuation::value`].
-    value: i32,
-    stats: SearchStats,
-    seconds: f64,
+    pub value: i32,
+    pub stats: SearchStats,
+    pub seconds: f64,
     /// The parallel solver's tasks done and cancelled, tree nodes and final cutoff.
-    parallel: Option<(u64, u64, usize, u32)>,
+    pub parallel: Option<(u64, u64, usize, u32)>,
 }
 
 /// The sequential solver, or the parallel one with its configuration.
@@ -72,39 +73,68 @@ impl Engine<'_> {
                 }
             }
             Engine::Parallel(table, config) => {
-                // One parallel solve per question of the narrowing (one in first-wins mode).
-                let mut stats = SearchStats::default();
-                let (mut seconds, mut done, mut cancelled, mut tree, mut cutoff) =
-                    (0.0, 0, 0, 0, 0);
-                let narrowed = narrow(position, mode, |threshold| {
-                    let config = Config {
-                        threshold,
-                        ..config.clone()
-                    };
-                    let mut reporter = Reporter::new(progress, moves);
-                    let solution = score4_parallel::solve(position, table, &config, |progress| {
-                        reporter.report(progress)
-                    })
-                    .expect("no deadline is set");
-                    reporter.finish();
-                    let progress = &solution.progress;
-                    stats += solution.stats;
-                    seconds += solution.seconds;
-                    done += progress.done;
-                    cancelled += progress.cancelled;
-                    tree = tree.max(progress.dag_nodes);
-                    cutoff = cutoff.max(progress.deepest);
-                    Some(solution.first_player_wins)
-                });
-                let (value, _) = narrowed.expect("every question is answered");
-                Answer {
-                    value,
-                    stats,
-                    seconds,
-                    parallel: Some((done, cancelled, tree, cutoff)),
-                }
+                parallel_answer::<Game>(position, moves, table, config, mode, progress)
             }
         }
+    }
+}
+
+/// The parallel solver's configuration for `solve --threads N` (N > 1), with `tree_bytes` for
+/// its tree; the threshold is set per question.
+pub(crate) fn parallel_config(args: &SolveArgs, threads: usize, tree_bytes: u64) -> Config {
+    Config {
+        threads,
+        dag_bytes: tree_bytes,
+        threshold: 1,
+        assumption: args.assume,
+        first_cutoff: args.cutoff,
+        progress_every: Reporter::interval(args.progress, args.progress_every),
+        deadline: None,
+    }
+}
+
+/// `position`'s value in `mode` by the parallel solver, for either game (`R` names its
+/// columns in the progress display): one parallel solve per question of the narrowing (one
+/// in first-wins mode), each shown live.
+pub(crate) fn parallel_answer<R: Record>(
+    position: &R::Board,
+    moves: &str,
+    table: &TranspositionTable,
+    config: &Config,
+    mode: Mode,
+    progress: ProgressMode,
+) -> Answer
+where
+    R::Board: Send,
+{
+    let mut stats = SearchStats::default();
+    let (mut seconds, mut done, mut cancelled, mut tree, mut cutoff) = (0.0, 0, 0, 0, 0);
+    let narrowed = narrow(position, mode, |threshold| {
+        let config = Config {
+            threshold,
+            ..config.clone()
+        };
+        let mut reporter = Reporter::new(progress, moves, R::column_name);
+        let solution = score4_parallel::solve(position, table, &config, |progress| {
+            reporter.report(progress)
+        })
+        .expect("no deadline is set");
+        reporter.finish();
+        let progress = &solution.progress;
+        stats += solution.stats;
+        seconds += solution.seconds;
+        done += progress.done;
+        cancelled += progress.cancelled;
+        tree = tree.max(progress.dag_nodes);
+        cutoff = cutoff.max(progress.deepest);
+        Some(solution.first_player_wins)
+    });
+    let (value, _) = narrowed.expect("every question is answered");
+    Answer {
+        value,
+        stats,
+        seconds,
+        parallel: Some((done, cancelled, tree, cutoff)),
     }
 }
 
@@ -153,18 +183,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let mut engine = if threads == 1 {
         Engine::Sequential(Solver::new(&table))
     } else {
-        Engine::Parallel(
-            &table,
-            Config {
-                threads,
-                dag_bytes: tree_bytes,
-                threshold: 1,
-                assumption: args.assume,
-                first_cutoff: args.cutoff,
-                progress_every: Reporter::interval(args.progress, args.progress_every),
-                deadline: None,
-            },
-        )
+        Engine::Parallel(&table, parallel_config(&args, threads, tree_bytes))
     };
     let (mut tasks, mut cancelled) = (0u64, 0u64);
     let mut searching = 0.0;

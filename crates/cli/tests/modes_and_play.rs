@@ -266,16 +266,45 @@ fn the_classic_game_is_solved_in_parallel_too() {
         .step_by(50)
         .collect();
     let input: Vec<&str> = lines.iter().map(|(moves, _)| moves.as_str()).collect();
-    let stdout = stdout_of_success(
-        score4()
-            .args(["--game", "classic", "solve", "--mode", "exact", "--json"])
-            .args(["--threads", "2"])
-            .write_stdin(input.join("\n")),
-    );
-    let rows = json_lines(stdout.as_bytes());
+    let output = score4()
+        .args(["--game", "classic", "solve", "--mode", "exact", "--json"])
+        .args([
+            "--threads",
+            "2",
+            "--progress",
+            "json",
+            "--progress-every",
+            "0.001",
+        ])
+        .write_stdin(input.join("\n"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let rows = json_lines(&output.stdout);
     assert_eq!(rows.len(), lines.len());
     for (row, (moves, published)) in rows.iter().zip(&lines) {
         assert_eq!(row["value"], *published, "{moves}");
+    }
+    // Live progress names the classic columns 1-7, and each position's last report has
+    // nothing running.
+    let reports: Vec<serde_json::Value> = stderr
+        .lines()
+        .filter(|line| line.starts_with('{'))
+        .map(|line| serde_json::from_str(line).expect("a JSON progress line"))
+        .collect();
+    for (moves, _) in &lines {
+        let mine: Vec<_> = reports
+            .iter()
+            .filter(|r| r["position"] == **moves)
+            .collect();
+        let last = mine.last().expect("a progress report for every position");
+        assert_eq!(last["running"], 0, "{last}");
+        for report in mine {
+            for column in report["moves"].as_object().unwrap().keys() {
+                assert!(["1", "2", "3", "4", "5", "6", "7"].contains(&column.as_str()));
+            }
+        }
     }
 }
 
