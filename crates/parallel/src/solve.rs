@@ -16,9 +16,11 @@ use score4_solver::{Game, Monitor, SearchStats, Solver, TranspositionTable};
 
 use crate::dag::{Assumption, Dag, NodeId};
 
-/// How long a task must have run before an idle worker splits it. Splitting sooner would
-/// stop tasks that were about to end anyway, and grow the tree for nothing.
-pub const SPLIT_AGE: Duration = Duration::from_millis(10);
+/// How long a task must have run before an idle worker splits it. Splitting much sooner
+/// would stop tasks that were about to end anyway, and grow the tree for nothing; later
+/// leaves a worker idle. 2 ms beat 10 ms by 4-5 % of wall time on the first 100 positions of
+/// d28 and d30 with two workers (docs/PARALLEL.md); 0.5 ms was no better than 2 ms.
+pub const SPLIT_AGE: Duration = Duration::from_millis(2);
 
 /// How to run a parallel solve.
 #[derive(Clone, Debug)]
