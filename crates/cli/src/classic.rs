@@ -18,7 +18,7 @@ use score4_solver::{Mode, SearchStats, Solver, TableError, TranspositionTable};
 use crate::input::{finish_run, report_bad_entry, Source};
 use crate::record::Record;
 use crate::size::format_bytes;
-use crate::solve::{parallel_answer, parallel_config, Answer};
+use crate::solve::{parallel_answer, parallel_config};
 use crate::{BenchArgs, SolveArgs, EXIT_BAD_INPUT};
 
 /// Why a line is not a classic position to solve.
@@ -29,9 +29,6 @@ fn parse(text: &str) -> Result<ClassicGame, String> {
     }
     Ok(game)
 }
-
-/// The classic game's default table.
-const CLASSIC_TABLE_BYTES: u64 = <ClassicGame as Record>::TABLE_BYTES;
 
 /// A table of `bytes` for `mode`, or the message and exit code.
 fn table_for(
@@ -67,7 +64,10 @@ struct JsonSolved<'a> {
 pub fn solve(args: SolveArgs) -> ExitCode {
     let mode = args.mode;
     let threads = args.threads.unwrap_or(1);
-    let bytes = args.tt_size.or(args.memory).unwrap_or(CLASSIC_TABLE_BYTES);
+    let bytes = args
+        .tt_size
+        .or(args.memory)
+        .unwrap_or(ClassicGame::TABLE_BYTES);
     let table = match table_for("solve", bytes, args.replacement, mode) {
         Ok(table) => table,
         Err(code) => return code,
@@ -113,15 +113,7 @@ pub fn solve(args: SolveArgs) -> ExitCode {
                 mode,
                 args.progress,
             ),
-            None => {
-                let valuation = solver.evaluate(game.position(), mode);
-                Answer {
-                    value: valuation.value,
-                    stats: valuation.stats,
-                    seconds: valuation.seconds,
-                    parallel: None,
-                }
-            }
+            None => solver.evaluate(game.position(), mode).into(),
         };
         solved += 1;
         total += valuation.stats;
@@ -257,7 +249,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
             {
                 continue;
             }
-            let bytes = args.tt_size.unwrap_or(CLASSIC_TABLE_BYTES);
+            let bytes = args.tt_size.unwrap_or(ClassicGame::TABLE_BYTES);
             let table = match table_for("bench", bytes, args.replacement, mode) {
                 Ok(table) => table,
                 Err(code) => return code,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use score4_board::{Game, Position};
 use score4_parallel::Config;
-use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable};
+use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable, Valuation};
 
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::machine::{default_memory, physical_cores, split_memory};
@@ -48,6 +48,18 @@ pub(crate) struct Answer {
     pub parallel: Option<(u64, u64, usize, u32)>,
 }
 
+impl From<Valuation> for Answer {
+    /// The sequential solver's answer.
+    fn from(valuation: Valuation) -> Answer {
+        Answer {
+            value: valuation.value,
+            stats: valuation.stats,
+            seconds: valuation.seconds,
+            parallel: None,
+        }
+    }
+}
+
 /// The sequential solver, or the parallel one with its configuration.
 enum Engine<'t> {
     Sequential(Solver<'t>),
@@ -63,15 +75,7 @@ impl Engine<'_> {
         progress: ProgressMode,
     ) -> Answer {
         match self {
-            Engine::Sequential(solver) => {
-                let valuation = solver.evaluate(position, mode);
-                Answer {
-                    value: valuation.value,
-                    stats: valuation.stats,
-                    seconds: valuation.seconds,
-                    parallel: None,
-                }
-            }
+            Engine::Sequential(solver) => solver.evaluate(position, mode).into(),
             Engine::Parallel(table, config) => {
                 parallel_answer::<Game>(position, moves, table, config, mode, progress)
             }

@@ -18,8 +18,8 @@ use crate::dag::{Assumption, Dag, NodeId};
 
 /// How long a task must have run before an idle worker splits it. Splitting much sooner
 /// would stop tasks that were about to end anyway, and grow the tree for nothing; later
-/// leaves a worker idle. 2 ms beat 10 ms by 4-5 % of wall time on the first 100 positions of
-/// d28 and d30 with two workers (docs/PARALLEL.md); 0.5 ms was no better than 2 ms.
+/// leaves a worker idle. 2 ms beat 10 ms by 4-9 % of search time on the first 100 positions of
+/// d26, d28 and d30 with two workers (docs/PARALLEL.md); 0.5 ms was no better than 2 ms.
 pub const SPLIT_AGE: Duration = Duration::from_millis(2);
 
 /// How to run a parallel solve.
