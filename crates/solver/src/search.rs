@@ -278,18 +278,22 @@ impl<'t> Solver<'t> {
             return bound;
         }
         let nodes_before = self.stats.nodes;
+        // Children's slots, prefetched all at once before the moves are ordered, so that the
+        // ordering's work overlaps the loads; then read (enhanced transposition cutoff).
+        let mut slot_by_column = [slot; 16];
+        for cell in moves {
+            let s = slot_of::<G>(table, position.canonical_key_after(cell));
+            table.prefetch(s);
+            slot_by_column[G::column_of(cell) as usize] = s;
+        }
         let order = position.order(moves);
         let ordered = order.as_slice();
-
-        // Children's slots, prefetched all at once, then read (enhanced transposition cutoff).
         // A move that creates an opening leaves the opponent a forced reply or a lost position:
         // such a child never reaches the table, so it is not looked up.
         let mut child_slots = [None; 16];
         for (i, (child_slot, &cell)) in child_slots.iter_mut().zip(ordered).enumerate() {
             if !order.creates_opening(i) {
-                let s = slot_of::<G>(table, position.canonical_key_after(Cell::from_index(cell)));
-                table.prefetch(s);
-                *child_slot = Some(s);
+                *child_slot = Some(slot_by_column[G::column_of(Cell::from_index(cell)) as usize]);
             }
         }
         // When every move fails the mover, the best of the children's bounds for the mover
