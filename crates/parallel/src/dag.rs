@@ -22,6 +22,13 @@
 //! the brothers' tasks are *speculative*: handed out only when no needed task is waiting, so a
 //! worker that would otherwise idle works ahead in the sequential search's order.
 //!
+//! **Doubt.** Beyond the report: a chooser with [`DOUBT_AFTER`] of its children refuted
+//! is *doubted* — the ordering's best moves failed, so the assumption is likely wrong there —
+//! and from then on needs every open child at once, like a node that needs all its children.
+//! Without it, a position that goes against the assumption is searched one chooser's move at a
+//! time, the idle worker speculating on brothers that each refutation throws away; with it, the
+//! idle worker refutes the chooser's next moves instead.
+//!
 //! **Order.** Node ids are given in creation order, and creation follows the minimax search's
 //! own order (children best first, depth first), so the queue hands out the needed task with the
 //! smallest id first: when a task refutes a chooser's child, the next sibling — created right
@@ -35,6 +42,10 @@ use std::collections::{BinaryHeap, HashMap};
 
 use score4_board::Cell;
 use score4_solver::{examine_at_least, Examined, Format, Game, TableStats, TranspositionTable};
+
+/// How many refuted children make a chooser doubted (module doc, *Doubt*). On the first 100
+/// positions of d26, two workers: 1 cut the nodes by 3 %, 2 by 5-6 % (docs/PARALLEL.md).
+pub const DOUBT_AFTER: usize = 2;
 
 /// Index of a node; ids grow in creation order.
 pub type NodeId = u32;
@@ -295,6 +306,18 @@ impl<'t, G: Game> Dag<'t, G> {
         white == self.assumption.value()
     }
 
+    /// Whether chooser `id` has had [`DOUBT_AFTER`] children refuted: it then needs every open
+    /// child (see the module's *Doubt*).
+    fn is_doubted(&self, id: NodeId) -> bool {
+        let refuted = Some(!self.assumption.value());
+        let children = &self.nodes[id as usize].children;
+        children
+            .iter()
+            .filter(|&&c| self.nodes[c as usize].value == refuted)
+            .count()
+            >= DOUBT_AFTER
+    }
+
     /// Makes the children of open node `id`. Returns its value if that settles it.
     fn expand(&mut self, id: NodeId) -> Option<bool> {
         let node = &self.nodes[id as usize];
@@ -415,7 +438,7 @@ impl<'t, G: Game> Dag<'t, G> {
                 }
                 let node = &self.nodes[id as usize];
                 let open = |c: &&NodeId| self.nodes[**c as usize].value.is_none();
-                if self.is_chooser(id) {
+                if self.is_chooser(id) && !self.is_doubted(id) {
                     let refuted = Some(!self.assumption.value());
                     if let Some(&next) = node
                         .children
@@ -424,7 +447,7 @@ impl<'t, G: Game> Dag<'t, G> {
                     {
                         stack.push((next, speculative));
                     }
-                } else if open(&&node.children[0]) {
+                } else if !self.is_chooser(id) && open(&&node.children[0]) {
                     // The eldest brother first; the others only speculatively.
                     stack.push((node.children[0], speculative));
                     later.extend(node.children[1..].iter().filter(open).map(|&c| (c, true)));
@@ -497,5 +520,49 @@ impl<'t, G: Game> Dag<'t, G> {
                     .map(|_| worker)
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use score4_board::Game as MoveRecord;
+    use score4_solver::Replacement;
+
+    /// The walk at a chooser: one child needed at a time until [`DOUBT_AFTER`] of them are
+    /// refuted, then every open child at once (the values handed in are made up: the walk
+    /// only reads them).
+    #[test]
+    fn a_chooser_needs_all_its_children_once_doubted() {
+        let game: MoveRecord = "82641D8FA32D3AD8414637B9226CE3".parse().unwrap();
+        let root = *game.position();
+        let table = TranspositionTable::new(
+            TranspositionTable::minimum_bytes(Replacement::TwoBig),
+            Replacement::TwoBig,
+        )
+        .unwrap();
+        // The root's mover wants the assumed value: the root is a chooser.
+        let assumption = if root.first_to_move() {
+            Assumption::FirstPlayerWins
+        } else {
+            Assumption::SecondPlayerHolds
+        };
+        let mut dag = Dag::new(&root, &table, 1, assumption, 1, 1 << 20);
+        dag.walk();
+        let children = dag.node(0).children.clone();
+        let open = children
+            .iter()
+            .filter(|&&c| dag.node(c).value.is_none())
+            .count();
+        assert!(open > DOUBT_AFTER + 1, "a root with enough open moves");
+        for refuted in 0..DOUBT_AFTER {
+            assert_eq!(dag.queued(), (1, 0), "one child at a time before doubt");
+            let (id, _) = dag.next_task(0).unwrap();
+            assert_eq!(id, children[refuted], "in the ordering's order");
+            dag.finish_task(id, Some(!assumption.value()));
+            dag.walk();
+        }
+        assert_eq!(dag.root_value(), None);
+        assert_eq!(dag.queued(), (open - DOUBT_AFTER, 0), "every open child, needed");
     }
 }
