@@ -280,11 +280,14 @@ impl<'t> Solver<'t> {
         let nodes_before = self.stats.nodes;
         // Children's slots, prefetched all at once before the moves are ordered, so that the
         // ordering's work overlaps the loads; then read (enhanced transposition cutoff).
-        let mut slot_by_column = [slot; 16];
-        for cell in moves {
+        // A move under one of the mover's threats opens it, so that child is never looked up
+        // (below); the ordering finds the other moves that open one.
+        let mut slot_by_column = [None; 16];
+        let opening_below = G::below(position.threats_of(white_to_move));
+        for cell in moves & !opening_below {
             let s = slot_of::<G>(table, position.canonical_key_after(cell));
             table.prefetch(s);
-            slot_by_column[G::column_of(cell) as usize] = s;
+            slot_by_column[G::column_of(cell) as usize] = Some(s);
         }
         let order = position.order(moves);
         let ordered = order.as_slice();
@@ -293,7 +296,11 @@ impl<'t> Solver<'t> {
         let mut child_slots = [None; 16];
         for (i, (child_slot, &cell)) in child_slots.iter_mut().zip(ordered).enumerate() {
             if !order.creates_opening(i) {
-                *child_slot = Some(slot_by_column[G::column_of(Cell::from_index(cell)) as usize]);
+                *child_slot = slot_by_column[G::column_of(Cell::from_index(cell)) as usize];
+                debug_assert!(
+                    child_slot.is_some(),
+                    "every move that opens no threat is keyed"
+                );
             }
         }
         // When every move fails the mover, the best of the children's bounds for the mover
