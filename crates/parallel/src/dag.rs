@@ -555,14 +555,18 @@ mod tests {
             .filter(|&&c| dag.node(c).value.is_none())
             .count();
         assert!(open > DOUBT_AFTER + 1, "a root with enough open moves");
-        for refuted in 0..DOUBT_AFTER {
+        for &child in children.iter().take(DOUBT_AFTER) {
             assert_eq!(dag.queued(), (1, 0), "one child at a time before doubt");
             let (id, _) = dag.next_task(0).unwrap();
-            assert_eq!(id, children[refuted], "in the ordering's order");
+            assert_eq!(id, child, "in the ordering's order");
             dag.finish_task(id, Some(!assumption.value()));
             dag.walk();
         }
         assert_eq!(dag.root_value(), None);
-        assert_eq!(dag.queued(), (open - DOUBT_AFTER, 0), "every open child, needed");
+        assert_eq!(
+            dag.queued(),
+            (open - DOUBT_AFTER, 0),
+            "every open child, needed"
+        );
     }
 }
