@@ -438,7 +438,8 @@ impl<'t, G: Game> Dag<'t, G> {
                 }
                 let node = &self.nodes[id as usize];
                 let open = |c: &&NodeId| self.nodes[**c as usize].value.is_none();
-                if self.is_chooser(id) && !self.is_doubted(id) {
+                let chooser = self.is_chooser(id);
+                if chooser && !self.is_doubted(id) {
                     let refuted = Some(!self.assumption.value());
                     if let Some(&next) = node
                         .children
@@ -447,7 +448,7 @@ impl<'t, G: Game> Dag<'t, G> {
                     {
                         stack.push((next, speculative));
                     }
-                } else if !self.is_chooser(id) && open(&&node.children[0]) {
+                } else if !chooser && open(&&node.children[0]) {
                     // The eldest brother first; the others only speculatively.
                     stack.push((node.children[0], speculative));
                     later.extend(node.children[1..].iter().filter(open).map(|&c| (c, true)));
