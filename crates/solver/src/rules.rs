@@ -21,6 +21,10 @@
 //! If some pairing kills every line white is still live on, white cannot win: the position is
 //! not a first-player win. With no column of odd height this is Tromp's "evens" test.
 //!
+//! A line is also harmless when black, by the same strategy, completes a line of his own
+//! first: one made of his stones and sure cells that each lie below a cell of white's line in
+//! the same column (Allis's *aftereven*; see [`completed_first`]). Both rules use it.
+//!
 //! **White wins by zugzwang** ([`zugzwang_on_odd_threat`], black to move): Allis's rule for a
 //! white *odd threat* (a threat on layer 2, the third row), with the same follow-up and pairs
 //! played by white in the other columns; the proof is in the function's documentation.
@@ -29,7 +33,7 @@
 //! to move (a move that hands the other a settled position settles this node too). The tests
 //! (`tests/rules.rs`) check every position a rule settles against the plain reference solver.
 
-use score4_board::geometry::LINES;
+use score4_board::geometry::{LINES, LINE_SET_THROUGH};
 use score4_board::{Colour, Position};
 
 /// Cells of layers 1 and 3 (counting from 0 at the bottom).
@@ -71,7 +75,7 @@ pub fn follow_up_holds(position: &Position) -> bool {
     let paired = position.playable().0 & ODD_LAYERS;
     let empty = !position.occupied().0;
     let blacks = position.stones(Colour::Black).0 | (empty & ODD_LAYERS & !paired);
-    no_line_completable(position.live_lines(Colour::White), blacks, paired)
+    no_line_completable(position.live_lines(Colour::White), blacks, paired, empty)
 }
 
 /// Cells of layer 0, the bottom.
@@ -128,7 +132,7 @@ pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
             | (empty & ODD_LAYERS & !paired & !column)
             | threat
             | (threat << 16);
-        if no_line_completable(position.live_lines(Colour::Black), whites, paired) {
+        if no_line_completable(position.live_lines(Colour::Black), whites, paired, empty) {
             return true;
         }
     }
@@ -137,9 +141,10 @@ pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
 
 /// Whether the attacker completes none of its `live` lines when the defender gets every cell
 /// of `defended` and one cell of each pair of `paired`, for some pairing of `paired`'s cells:
-/// each line must hold a defended cell, or both cells of one pair.
+/// each line must hold a defended cell, or both cells of one pair, or be
+/// [`completed_first`] by the defender.
 #[inline(always)]
-fn no_line_completable(mut live: u128, defended: u64, paired: u64) -> bool {
+fn no_line_completable(mut live: u128, defended: u64, paired: u64, empty: u64) -> bool {
     // The paired cells of each line the defended cells do not already kill.
     let mut needs = [0u64; MAX_NEEDS];
     let mut count = 0;
@@ -148,11 +153,11 @@ fn no_line_completable(mut live: u128, defended: u64, paired: u64) -> bool {
         live &= live - 1;
         if line & defended == 0 {
             let in_pairs = line & paired;
-            if in_pairs.count_ones() < 2 {
+            if in_pairs.count_ones() < 2 || count == MAX_NEEDS {
+                if completed_first(line, defended, empty) {
+                    continue;
+                }
                 return false; // the attacker gets every cell of this line it lacks
-            }
-            if count == MAX_NEEDS {
-                return false;
             }
             needs[count] = in_pairs;
             count += 1;
@@ -160,6 +165,40 @@ fn no_line_completable(mut live: u128, defended: u64, paired: u64) -> bool {
     }
     let mut budget = PAIRING_BUDGET;
     pairing_exists(&needs[..count], paired, &mut budget)
+}
+
+/// Whether the defender, playing the strategy, completes a line of its own before the
+/// attacker can complete `line` (Allis's *aftereven*, on the 76 lines).
+///
+/// The defender gets each of its sure empty cells (`defended & empty`) when the column is
+/// filled up to it, never earlier or later. Take a line `own` of the defender made of its
+/// stones and sure empty cells that each lie below a cell of `line` in the same column. The
+/// attacker completes `line` only once each of those cells above is filled, so only once every
+/// empty cell of `own` below them is filled — by the defender, who has then completed `own`
+/// and ended the game first. Such a `line` is no danger.
+#[inline]
+fn completed_first(line: u64, defended: u64, empty: u64) -> bool {
+    let below = (line >> 16) | (line >> 32) | (line >> 48);
+    let claimed = empty & defended & below;
+    if claimed == 0 {
+        return false;
+    }
+    let own = (defended & !empty) | claimed;
+    // Only lines through a claimed cell can fit (the defender's stones alone hold no four).
+    let mut candidates = 0u128;
+    let mut cells = claimed;
+    while cells != 0 {
+        candidates |= LINE_SET_THROUGH[cells.trailing_zeros() as usize];
+        cells &= cells - 1;
+    }
+    while candidates != 0 {
+        let candidate = LINES[candidates.trailing_zeros() as usize];
+        candidates &= candidates - 1;
+        if candidate & !own == 0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether the cells of `unpaired` can be paired so that each of `needs` holds a whole pair
@@ -207,12 +246,32 @@ fn pairing_exists(needs: &[u64], unpaired: u64, budget: &mut u32) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::pairing_exists;
+    use super::{completed_first, pairing_exists};
 
     const A: u64 = 1 << 16;
     const B: u64 = 1 << 17;
     const C: u64 = 1 << 18;
     const D: u64 = 1 << 19;
+
+    /// The four cells of row 0 (columns 0–3) on `layer`.
+    const fn row_0(layer: u32) -> u64 {
+        0xF << (16 * layer)
+    }
+
+    #[test]
+    fn a_line_above_a_line_the_defender_is_sure_of_is_completed_first() {
+        let empty = !0;
+        // The defender gets all of row 0 on layer 1, so row 0 on layer 2 (or 3) comes too late.
+        assert!(completed_first(row_0(2), row_0(1), empty));
+        assert!(completed_first(row_0(3), row_0(1), empty));
+        // Not the line below it, nor when one cell of the defender's line is not sure.
+        assert!(!completed_first(row_0(0), row_0(1), empty));
+        assert!(!completed_first(row_0(2), row_0(1) & !(1 << 16), empty));
+        // A stone of the defender counts like a sure cell; a cell beside the line's columns
+        // does not help.
+        assert!(completed_first(row_0(2), row_0(1), empty & !(1 << 17)));
+        assert!(!completed_first(1 << 36, row_0(1), empty));
+    }
 
     #[test]
     fn a_pairing_meeting_every_need_is_found() {
