@@ -9,8 +9,8 @@
 use score4_board::{BitBoard, Cell, Colour, Position};
 use score4_classic::ClassicPosition;
 
-use crate::ordering::{order_moves, OrderedMoves};
-use crate::rules::{follow_up_holds, zugzwang_on_odd_threat};
+use crate::ordering::{order_moves, order_moves_by_gaps, OrderedMoves};
+use crate::rules::{follow_up_gap, follow_up_holds, zugzwang_on_odd_threat};
 
 /// A board the search can solve. Cells are bit indices of a `u64` ([`BitBoard`]).
 pub trait Game: Copy {
@@ -53,6 +53,19 @@ pub trait Game: Copy {
     /// A static proof that the first player cannot win (contract: the first player is to
     /// move); `false` says nothing.
     fn second_player_holds(&self) -> bool;
+    /// How far the second player is from [`Self::second_player_holds`] (contract: the first
+    /// player is to move): 0 when it holds, else a positive measure, smaller when closer.
+    #[inline(always)]
+    fn holding_gap(&self) -> u32 {
+        !self.second_player_holds() as u32
+    }
+    /// `moves` in the order to search them, best first, where the second player is to move
+    /// and `gaps` gives, by column, the [`Self::holding_gap`] after each move.
+    #[inline(always)]
+    fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
+        let _ = gaps;
+        self.order(moves)
+    }
     /// A static proof that the first player wins (contract: the second player is to move);
     /// `false` says nothing.
     fn first_player_wins_statically(&self) -> bool;
@@ -118,6 +131,14 @@ impl Game for Position {
     #[inline(always)]
     fn second_player_holds(&self) -> bool {
         follow_up_holds(self)
+    }
+    #[inline(always)]
+    fn holding_gap(&self) -> u32 {
+        follow_up_gap(self)
+    }
+    #[inline(always)]
+    fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
+        order_moves_by_gaps(self, moves, gaps)
     }
     #[inline(always)]
     fn first_player_wins_statically(&self) -> bool {

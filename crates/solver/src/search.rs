@@ -257,9 +257,9 @@ impl<'t> Solver<'t> {
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
         }
-        let moves = match examine_for(position, question) {
+        let (moves, gaps) = match examine_for(position, question) {
             Head::Settled(bound) => return bound,
-            Head::Moves(moves) => moves,
+            Head::Moves(moves, gaps) => (moves, gaps),
         };
         let threshold = question.threshold();
         // The first player maximises the score, the second minimises it; the mover reaches
@@ -289,7 +289,10 @@ impl<'t> Solver<'t> {
             table.prefetch(s);
             slot_by_column[G::column_of(cell) as usize] = Some(s);
         }
-        let order = position.order(moves);
+        let order = match &gaps {
+            Some(gaps) => position.order_by_gaps(moves, gaps),
+            None => position.order(moves),
+        };
         let ordered = order.as_slice();
         // A move that creates an opening leaves the opponent a forced reply or a lost position:
         // such a child never reaches the table, so it is not looked up.
@@ -472,8 +475,9 @@ enum Head {
     /// Settled with this bound on the first player's score: at or above the threshold a
     /// lower bound (the answer is yes), below it an upper bound (no).
     Settled(i32),
-    /// The moves to search.
-    Moves(BitBoard),
+    /// The moves to search, and at the second player's nodes where the rules were tried, how
+    /// far each move (by column) left it from holding ([`Game::holding_gap`]).
+    Moves(BitBoard, Option<[u8; 16]>),
 }
 
 impl Head {
@@ -482,7 +486,7 @@ impl Head {
     fn answered(self, threshold: i32) -> Examined {
         match self {
             Head::Settled(bound) => Examined::Settled(bound >= threshold),
-            Head::Moves(moves) => Examined::Moves(moves),
+            Head::Moves(moves, _) => Examined::Moves(moves),
         }
     }
 }
@@ -627,12 +631,16 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Head {
             return settle(true, 1);
         }
         if holds_decides {
+            let mut gaps = [0u8; 16];
             for cell in moves {
-                if position.after(cell).second_player_holds() {
+                let gap = position.after(cell).holding_gap();
+                if gap == 0 {
                     return settle(false, 0);
                 }
+                gaps[G::column_of(cell) as usize] = gap.min(u8::MAX as u32) as u8;
             }
+            return Head::Moves(moves, Some(gaps));
         }
     }
-    Head::Moves(moves)
+    Head::Moves(moves, None)
 }

@@ -8,7 +8,7 @@ mod plain;
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Colour, Game, Position};
-use score4_solver::rules::{follow_up_holds, zugzwang_on_odd_threat, ODD_LAYERS};
+use score4_solver::rules::{follow_up_gap, follow_up_holds, zugzwang_on_odd_threat, ODD_LAYERS};
 
 /// Reference value of `game` followed by `extra` (a column number, or none).
 fn reference_first_player_wins(game: &Game, extra: Option<u8>) -> bool {
@@ -44,6 +44,12 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
         for game in PositionGenerator::new(stones, 5_000 + stones as u64).take(600) {
             for (child, extra) in with_mover_to_move(&game, Colour::White) {
                 tried += 1;
+                // The gap the search orders black's moves by is 0 exactly when the rule holds.
+                assert_eq!(
+                    follow_up_gap(&child) == 0,
+                    follow_up_holds(&child),
+                    "{game} + {extra:?}"
+                );
                 if follow_up_holds(&child) {
                     settled += 1;
                     settled_with_pairs += needs_pairs(&child) as u32;
