@@ -10,7 +10,7 @@ use score4_board::{BitBoard, Cell, Colour, Position};
 use score4_classic::ClassicPosition;
 
 use crate::ordering::{order_moves, order_moves_by_gaps, OrderedMoves};
-use crate::rules::{follow_up_gap, follow_up_holds, zugzwang_on_odd_threat};
+use crate::rules::{follow_up_gap, follow_up_holds, zugzwang_gap, zugzwang_on_odd_threat};
 
 /// A board the search can solve. Cells are bit indices of a `u64` ([`BitBoard`]).
 pub trait Game: Copy {
@@ -59,8 +59,16 @@ pub trait Game: Copy {
     fn holding_gap(&self) -> u32 {
         !self.second_player_holds() as u32
     }
-    /// `moves` in the order to search them, best first, where the second player is to move
-    /// and `gaps` gives, by column, the [`Self::holding_gap`] after each move.
+    /// How far the first player is from [`Self::first_player_wins_statically`] (contract:
+    /// the second player is to move): 0 when it wins, else a positive measure, smaller when
+    /// closer.
+    #[inline(always)]
+    fn winning_gap(&self) -> u32 {
+        !self.first_player_wins_statically() as u32
+    }
+    /// `moves` in the order to search them, best first, where `gaps` gives, by column, the
+    /// mover's gap after each move ([`Self::holding_gap`] for the second player,
+    /// [`Self::winning_gap`] for the first).
     #[inline(always)]
     fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
         let _ = gaps;
@@ -135,6 +143,10 @@ impl Game for Position {
     #[inline(always)]
     fn holding_gap(&self) -> u32 {
         follow_up_gap(self)
+    }
+    #[inline(always)]
+    fn winning_gap(&self) -> u32 {
+        zugzwang_gap(self)
     }
     #[inline(always)]
     fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {

@@ -7,6 +7,7 @@
 //! | 0 / 1 / 2 stones of the mover         | 1 / 10 / 100 |
 //! | each opening the move creates         | 30 (the report: 1000) |
 //! | black only, per line: 76 minus white's lines black's follow-up leaves alive after the move | 6 |
+//! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 2 |
 //!
 //! A cell lies on at most 7 lines, so a level's line points never add up to the next level's.
 //! The report put every move that creates an opening first; such a move forces the reply but
@@ -14,12 +15,12 @@
 //! one more line of two stones, it only breaks ties: 12 % fewer nodes on the first 100
 //! positions of d28 (docs/PERFORMANCE.md).
 //!
-//! Black's moves also score by how close each brings black to the static proof that white
-//! cannot win (`rules::follow_up_gap`, which the search computes anyway when it tries the rule
-//! after each black move): a move leaving white fewer lines alive is tried earlier.
+//! Moves also score by how close each brings the mover to a static proof (`rules::follow_up_gap`
+//! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
+//! the rules after each move): a move leaving the opponent fewer lines alive is tried earlier.
 
 use score4_board::geometry::LINES_THROUGH;
-use score4_board::{BitBoard, Cell, Position};
+use score4_board::{BitBoard, Cell, Colour, Position};
 
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
 const LINE_POINTS: [u32; 3] = [1, 10, 100];
@@ -131,19 +132,38 @@ pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool) {
 /// session): 3 and 6 points, −7 % and −8 % nodes on d32, −10 % and −12 % on d30.
 const GAP_POINTS: u32 = 6;
 
+/// Points for each black line fewer than [`WHITE_GAP_CAP`] that white's zugzwang strategy
+/// leaves alive after a white move (`rules::zugzwang_gap`); white's moves only. Only moves
+/// that nearly prove the win score: points for every line not alive (as for black) gave 13 %
+/// more nodes on the first 100 of d32. Grid there (cap / points): 2 / 1–6 −1 %, 4 / 1–3
+/// −7.7 %, 8 / 1 −7.6 %, 8 / 6 +2 %; whole sets with 4 / 2: d32 −6.4 %, d30 −0.1 %, d28 −3.0 %.
+const WHITE_GAP_POINTS: u32 = 2;
+/// See [`WHITE_GAP_POINTS`].
+const WHITE_GAP_CAP: u32 = 4;
+
 /// `moves` sorted by [`move_score`], best first; equal scores keep increasing cell order.
 #[inline(always)]
 pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
     order_scored(position, moves, |_| 0)
 }
 
-/// [`order_moves`] for black, with [`GAP_POINTS`] for each of white's lines the move does not
-/// leave alive: `gaps` holds, by column, how many it does (`rules::follow_up_gap`).
+/// [`order_moves`] with points for how close each move brings the mover to a static proof:
+/// `gaps` holds, by column, how many of the opponent's lines the mover's strategy leaves
+/// alive after the move (`rules::follow_up_gap` for black, `rules::zugzwang_gap` for white).
+/// Black gets [`GAP_POINTS`] for each line not left alive; white [`WHITE_GAP_POINTS`] for each
+/// line fewer than [`WHITE_GAP_CAP`] left alive.
 #[inline(always)]
 pub fn order_moves_by_gaps(position: &Position, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
-    order_scored(position, moves, |cell| {
-        GAP_POINTS * (76 - gaps[cell.column().number() as usize] as u32)
-    })
+    let gap = |cell: Cell| gaps[cell.column().number() as usize] as u32;
+    if position.mover() == Colour::Black {
+        order_scored(position, moves, |cell| {
+            GAP_POINTS * (76 - gap(cell).min(76))
+        })
+    } else {
+        order_scored(position, moves, |cell| {
+            WHITE_GAP_POINTS * WHITE_GAP_CAP.saturating_sub(gap(cell))
+        })
+    }
 }
 
 /// `moves` sorted by [`move_score`] plus `bonus`, best first; equal scores keep increasing

@@ -122,6 +122,24 @@ const COLUMN_0: u64 = 0x0001_0001_0001_0001;
 /// a proof that white wins; `false` says nothing.
 #[inline]
 pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
+    lines_left_to_black::<false>(position) == 0
+}
+
+/// How far white is from winning by the zugzwang of [`zugzwang_on_odd_threat`] (black to
+/// move): 0 when it wins, else the fewest black lines the strategy leaves alive over the
+/// threats it could use (1 when only the pairing fails), or [`NO_ODD_THREAT`] when there is
+/// no such threat. The search orders white's moves by it.
+#[inline(always)]
+pub fn zugzwang_gap(position: &Position) -> u32 {
+    lines_left_to_black::<true>(position)
+}
+
+/// [`zugzwang_gap`] when white has no threat the zugzwang rule could use.
+pub const NO_ODD_THREAT: u32 = 76;
+
+/// [`zugzwang_gap`]; with `COUNT_ALL` false only whether it is 0.
+#[inline(always)]
+fn lines_left_to_black<const COUNT_ALL: bool>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::Black);
     let playable = position.playable().0;
     // Threats on layer 2 right above a playable cell of layer 1 (the column holds one stone)
@@ -129,8 +147,9 @@ pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
     let white_threats = position.threats(Colour::White).0;
     let mut candidates =
         white_threats & (((playable & LAYER_1) << 16) | ((playable & LAYER_0) << 32));
+    let mut fewest = NO_ODD_THREAT;
     if candidates == 0 {
-        return false;
+        return fewest;
     }
     let empty = !position.occupied().0;
     while candidates != 0 {
@@ -145,11 +164,18 @@ pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
             | (empty & ODD_LAYERS & !paired & !column)
             | threat
             | (threat << 16);
-        if no_line_completable(position.live_lines(Colour::Black), whites, paired, empty) {
-            return true;
+        let alive = lines_left_alive::<COUNT_ALL>(
+            position.live_lines(Colour::Black),
+            whites,
+            paired,
+            empty,
+        );
+        if alive == 0 {
+            return 0;
         }
+        fewest = fewest.min(alive);
     }
-    false
+    fewest
 }
 
 /// Whether the attacker completes none of its `live` lines when the defender gets every cell

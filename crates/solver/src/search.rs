@@ -6,7 +6,8 @@
 //! and the static rules of [`crate::rules`] settle many nodes without a search: black's
 //! claimeven with baseinverse pairs (black keeps white from four) and white's zugzwang on a
 //! layer-2 threat (white wins), each at the nodes of its contract and after any one move of the
-//! player to move.
+//! player to move. Where a rule fails after a move, how far it fell short (the opponent's
+//! lines its strategy left alive) goes into the ordering of the moves.
 //!
 //! The transposition table is the memory-bound part. At a node with a choice, the slots of all
 //! children are computed and prefetched together (their cache misses overlap), and then read
@@ -616,11 +617,15 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Head {
             return settle(false, 0);
         }
         if zugzwang_decides {
+            let mut gaps = [0u8; 16];
             for cell in moves {
-                if position.after(cell).first_player_wins_statically() {
+                let gap = position.after(cell).winning_gap();
+                if gap == 0 {
                     return settle(true, 1);
                 }
+                gaps[G::column_of(cell) as usize] = gap.min(u8::MAX as u32) as u8;
             }
+            return Head::Moves(moves, Some(gaps));
         }
     } else {
         if zugzwang_decides && position.first_player_wins_statically() {

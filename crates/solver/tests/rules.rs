@@ -8,7 +8,9 @@ mod plain;
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Colour, Game, Position};
-use score4_solver::rules::{follow_up_gap, follow_up_holds, zugzwang_on_odd_threat, ODD_LAYERS};
+use score4_solver::rules::{
+    follow_up_gap, follow_up_holds, zugzwang_gap, zugzwang_on_odd_threat, ODD_LAYERS,
+};
 
 /// Reference value of `game` followed by `extra` (a column number, or none).
 fn reference_first_player_wins(game: &Game, extra: Option<u8>) -> bool {
@@ -81,6 +83,12 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
                 .filter(|(child, _)| (child.threats(Colour::Black) & child.playable()).is_empty());
             for (child, extra) in candidates {
                 tried += 1;
+                // The gap the search orders white's moves by is 0 exactly when the rule holds.
+                assert_eq!(
+                    zugzwang_gap(&child) == 0,
+                    zugzwang_on_odd_threat(&child),
+                    "{game} + {extra:?}"
+                );
                 if zugzwang_on_odd_threat(&child) {
                     settled += 1;
                     assert!(
