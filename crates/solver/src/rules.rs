@@ -32,6 +32,9 @@
 //! The search applies each rule at the nodes of its contract and after every move of the player
 //! to move (a move that hands the other a settled position settles this node too). The tests
 //! (`tests/rules.rs`) check every position a rule settles against the plain reference solver.
+//! After a move the search asks for the rule's *gap* instead ([`follow_up_gap`],
+//! [`zugzwang_gap`]: 0 exactly when the rule holds, else how many lines it leaves alive), and
+//! orders the moves by it.
 
 use score4_board::geometry::{LINES, LINE_SET_THROUGH};
 use score4_board::{Colour, Position};
