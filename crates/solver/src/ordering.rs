@@ -150,8 +150,8 @@ pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
 /// [`order_moves`] with points for how close each move brings the mover to a static proof:
 /// `gaps` holds, by column, how many of the opponent's lines the mover's strategy leaves
 /// alive after the move (`rules::follow_up_gap` for black, `rules::zugzwang_gap` for white).
-/// Black gets [`GAP_POINTS`] for each line not left alive; white [`WHITE_GAP_POINTS`] for each
-/// line fewer than [`WHITE_GAP_CAP`] left alive.
+/// Black gets `GAP_POINTS` (6) for each line not left alive; white `WHITE_GAP_POINTS` (2) for
+/// each line fewer than `WHITE_GAP_CAP` (4) left alive.
 #[inline(always)]
 pub fn order_moves_by_gaps(position: &Position, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
     let gap = |cell: Cell| gaps[cell.column().number() as usize] as u32;

@@ -23,7 +23,7 @@
 //!
 //! A line is also harmless when black, by the same strategy, completes a line of his own
 //! first: one made of his stones and sure cells that each lie below a cell of white's line in
-//! the same column (Allis's *aftereven*; see [`completed_first`]). Both rules use it.
+//! the same column (Allis's *aftereven*; see `completed_first`). Both rules use it.
 //!
 //! **White wins by zugzwang** ([`zugzwang_on_odd_threat`], black to move): Allis's rule for a
 //! white *odd threat* (a threat on layer 2, the third row), with the same follow-up and pairs
@@ -74,11 +74,7 @@ const MAX_NEEDS: usize = 16;
 /// ```
 #[inline(always)]
 pub fn follow_up_holds(position: &Position) -> bool {
-    debug_assert_eq!(position.mover(), Colour::White);
-    let paired = position.playable().0 & ODD_LAYERS;
-    let empty = !position.occupied().0;
-    let blacks = position.stones(Colour::Black).0 | (empty & ODD_LAYERS & !paired);
-    no_line_completable(position.live_lines(Colour::White), blacks, paired, empty)
+    lines_left_to_white::<false>(position) == 0
 }
 
 /// How far black is from holding by the strategy of [`follow_up_holds`] (white to move): 0
@@ -87,11 +83,17 @@ pub fn follow_up_holds(position: &Position) -> bool {
 /// to hold sooner.
 #[inline(always)]
 pub fn follow_up_gap(position: &Position) -> u32 {
+    lines_left_to_white::<true>(position)
+}
+
+/// [`follow_up_gap`]; with `COUNT_ALL` false only whether it is 0.
+#[inline(always)]
+fn lines_left_to_white<const COUNT_ALL: bool>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::White);
     let paired = position.playable().0 & ODD_LAYERS;
     let empty = !position.occupied().0;
     let blacks = position.stones(Colour::Black).0 | (empty & ODD_LAYERS & !paired);
-    lines_left_alive::<true>(position.live_lines(Colour::White), blacks, paired, empty)
+    lines_left_alive::<COUNT_ALL>(position.live_lines(Colour::White), blacks, paired, empty)
 }
 
 /// Cells of layer 0, the bottom.
@@ -181,19 +183,13 @@ fn lines_left_to_black<const COUNT_ALL: bool>(position: &Position) -> u32 {
     fewest
 }
 
-/// Whether the attacker completes none of its `live` lines when the defender gets every cell
-/// of `defended` and one cell of each pair of `paired`, for some pairing of `paired`'s cells:
-/// each line must hold a defended cell, or both cells of one pair, or be
-/// [`completed_first`] by the defender.
-#[inline(always)]
-fn no_line_completable(live: u128, defended: u64, paired: u64, empty: u64) -> bool {
-    lines_left_alive::<false>(live, defended, paired, empty) == 0
-}
-
-/// How many of the attacker's `live` lines the strategy of [`no_line_completable`] leaves
-/// alive: 0 when it holds; else the first line that no defended cell, pair or line completed
-/// first kills and the later ones that no defended cell or pair kills, or 1 when only the
-/// pairing fails. With `COUNT_ALL` false it stops at the first line left alive (and says 1).
+/// How many of the attacker's `live` lines survive when the defender gets every cell of
+/// `defended` and one cell of each pair of `paired`, for the best pairing of `paired`'s cells:
+/// a line dies if it holds a defended cell, or both cells of one pair, or the defender
+/// completes a line first ([`completed_first`]). 0 when every line dies; else the first line
+/// that no defended cell, pair or line completed first kills and the later ones that no
+/// defended cell or pair kills, or 1 when only the pairing fails. With `COUNT_ALL` false it
+/// stops at the first line left alive (and says 1).
 #[inline(always)]
 fn lines_left_alive<const COUNT_ALL: bool>(
     mut live: u128,

@@ -206,7 +206,7 @@ impl<'t> Solver<'t> {
     /// Whether the first player (white) wins `position` with best play; a draw counts as not a
     /// win.
     ///
-    /// Contract: nobody has four in a line, and the table's format is [`Format::Binary`]. Every
+    /// Contract: nobody has four in a line, and the table's format is [`Format::Binary`](crate::table::Format::Binary). Every
     /// position visited counts as one node.
     pub fn first_player_wins<G: Game>(&mut self, position: &G) -> bool {
         self.check_key_width::<G>();
@@ -217,7 +217,7 @@ impl<'t> Solver<'t> {
     /// scores `33 - k`, for the first player positive, for the second negative) is at least
     /// `threshold`. `first_player_wins` is the question at threshold 1.
     ///
-    /// Contract: nobody has four in a line, and the table's format is [`Format::Bounds`].
+    /// Contract: nobody has four in a line, and the table's format is [`Format::Bounds`](crate::table::Format::Bounds).
     pub fn score_at_least<G: Game>(&mut self, position: &G, threshold: i32) -> bool {
         self.score_bound(position, threshold) >= threshold
     }
@@ -400,7 +400,7 @@ trait Question: Copy {
     );
 }
 
-/// The report's question (threshold 1) over a [`Format::Binary`] table.
+/// The report's question (threshold 1) over a [`Format::Binary`](crate::table::Format::Binary) table.
 #[derive(Clone, Copy)]
 struct FirstPlayerWins;
 
@@ -427,7 +427,7 @@ impl Question for FirstPlayerWins {
     }
 }
 
-/// Any threshold, over a [`Format::Bounds`] table: a yes is a lower bound, a no an upper one
+/// Any threshold, over a [`Format::Bounds`](crate::table::Format::Bounds) table: a yes is a lower bound, a no an upper one
 /// (the bound the search proved, not just the threshold).
 #[derive(Clone, Copy)]
 struct AtLeast(i32);
