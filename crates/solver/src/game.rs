@@ -53,6 +53,9 @@ pub trait Game: Copy {
     /// A static proof that the first player cannot win (contract: the first player is to
     /// move); `false` says nothing.
     fn second_player_holds(&self) -> bool;
+    /// A static proof that the first player wins (contract: the second player is to move);
+    /// `false` says nothing.
+    fn first_player_wins_statically(&self) -> bool;
     /// How far the second player is from [`Self::second_player_holds`] (contract: the first
     /// player is to move): 0 when it holds, else a positive measure, smaller when closer.
     #[inline(always)]
@@ -74,9 +77,6 @@ pub trait Game: Copy {
         let _ = gaps;
         self.order(moves)
     }
-    /// A static proof that the first player wins (contract: the second player is to move);
-    /// `false` says nothing.
-    fn first_player_wins_statically(&self) -> bool;
 }
 
 impl Game for Position {
