@@ -210,7 +210,7 @@ impl<'t> Solver<'t> {
     /// position visited counts as one node.
     pub fn first_player_wins<G: Game>(&mut self, position: &G) -> bool {
         self.check_key_width::<G>();
-        self.search(position, None, FirstPlayerWins) >= 1
+        self.search(position, None, FirstPlayerWins, false) >= 1
     }
 
     /// Whether the first player's exact score (DESIGN §2: a win with the winner's `k`-th stone
@@ -229,7 +229,7 @@ impl<'t> Solver<'t> {
     /// Contract: as [`Self::score_at_least`].
     pub fn score_bound<G: Game>(&mut self, position: &G, threshold: i32) -> i32 {
         self.check_key_width::<G>();
-        self.search(position, None, AtLeast(threshold))
+        self.search(position, None, AtLeast(threshold), false)
     }
 
     /// Panics unless the table takes `G`'s keys whole: a narrower table could mistake one
@@ -247,18 +247,21 @@ impl<'t> Solver<'t> {
     /// "is it at least `question.threshold()`?" — at or above the threshold a lower bound (yes),
     /// below it an upper bound (no); for the report's question 1 or 0. Fail-soft: the bound is
     /// what the search proved, often beyond the threshold, so the narrowing of exact scores
-    /// can skip questions. `slot` is the position's table slot if the caller computed it.
+    /// can skip questions. `slot` is the position's table slot if the caller computed it;
+    /// `rule_failed` says the caller already tried the static rule of this node's mover's
+    /// opponent on it (after its move) and it did not apply, so it is not tried again.
     fn search<G: Game, Q: Question>(
         &mut self,
         position: &G,
         slot: Option<Slot>,
         question: Q,
+        rule_failed: bool,
     ) -> i32 {
         self.stats.nodes += 1;
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
         }
-        let (moves, gaps) = match examine_for(position, question) {
+        let (moves, gaps) = match examine_for(position, question, rule_failed) {
             Head::Settled(bound) => return bound,
             Head::Moves(moves, gaps) => (moves, gaps),
         };
@@ -270,7 +273,7 @@ impl<'t> Solver<'t> {
         if !moves.has_several() {
             // A forced move: no choice to remember in the table.
             let cell = moves.first().expect("one move");
-            return self.search(&position.after(cell), None, question);
+            return self.search(&position.after(cell), None, question, gaps.is_some());
         }
 
         let table = self.table;
@@ -350,7 +353,7 @@ impl<'t> Solver<'t> {
             }
             let mut child = *position;
             child.play_ordered(&order, i);
-            let bound = self.search(&child, child_slot, question);
+            let bound = self.search(&child, child_slot, question, gaps.is_some());
             if self.interrupted {
                 return bound; // meaningless; nothing is stored on the way up
             }
@@ -501,7 +504,7 @@ impl Head {
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
 pub fn examine(position: &Position) -> Examined {
-    examine_for(position, FirstPlayerWins).answered(1)
+    examine_for(position, FirstPlayerWins, false).answered(1)
 }
 
 /// [`examine`] for the question "is the first player's score at least `threshold`?"
@@ -516,13 +519,15 @@ pub fn examine(position: &Position) -> Examined {
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
 pub fn examine_at_least<G: Game>(position: &G, threshold: i32) -> Examined {
-    examine_for(position, AtLeast(threshold)).answered(threshold)
+    examine_for(position, AtLeast(threshold), false).answered(threshold)
 }
 
 /// [`examine_at_least`] for `question`'s threshold, settling with a bound ([`Head`]); for the
-/// report's question the game's length is not looked at (a win is a win).
+/// report's question the game's length is not looked at (a win is a win). With `rule_failed`
+/// the rule at this node itself (black holds at a white node, white's zugzwang at a black one)
+/// is skipped: the parent tried it when it measured the gaps of its moves.
 #[inline(always)]
-fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Head {
+fn examine_for<G: Game, Q: Question>(position: &G, question: Q, rule_failed: bool) -> Head {
     let threshold = question.threshold();
     // The answer with the bound that proves it: for scores the bound itself (an exact score,
     // or the bound a rule proves), for the report's question 1 (yes) or 0 (no).
@@ -613,7 +618,7 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Head {
     // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
     let (holds_decides, zugzwang_decides) = (threshold >= 1, threshold <= 1);
     if white_to_move {
-        if holds_decides && position.second_player_holds() {
+        if holds_decides && !rule_failed && position.second_player_holds() {
             return settle(false, 0);
         }
         if zugzwang_decides {
@@ -628,7 +633,7 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q) -> Head {
             return Head::Moves(moves, Some(gaps));
         }
     } else {
-        if zugzwang_decides && position.first_player_wins_statically() {
+        if zugzwang_decides && !rule_failed && position.first_player_wins_statically() {
             // The two rules prove opposite values: they must never both apply.
             debug_assert!(!moves
                 .iter()
