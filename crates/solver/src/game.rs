@@ -10,7 +10,10 @@ use score4_board::{BitBoard, Cell, Colour, Position};
 use score4_classic::ClassicPosition;
 
 use crate::ordering::{order_moves, order_moves_by_gaps, OrderedMoves};
-use crate::rules::{follow_up_gap, follow_up_holds, zugzwang_gap, zugzwang_on_odd_threat};
+use crate::rules::{
+    follow_up_gap, follow_up_gap_after, follow_up_holds, zugzwang_gap, zugzwang_gap_after,
+    zugzwang_on_odd_threat,
+};
 
 /// A board the search can solve. Cells are bit indices of a `u64` ([`BitBoard`]).
 pub trait Game: Copy {
@@ -68,6 +71,16 @@ pub trait Game: Copy {
     #[inline(always)]
     fn winning_gap(&self) -> u32 {
         !self.first_player_wins_statically() as u32
+    }
+    /// [`Self::holding_gap`] of the position after the mover (the second player) plays `cell`.
+    #[inline(always)]
+    fn holding_gap_after(&self, cell: Cell) -> u32 {
+        self.after(cell).holding_gap()
+    }
+    /// [`Self::winning_gap`] of the position after the mover (the first player) plays `cell`.
+    #[inline(always)]
+    fn winning_gap_after(&self, cell: Cell) -> u32 {
+        self.after(cell).winning_gap()
     }
     /// `moves` in the order to search them, best first, where `gaps` gives, by column, the
     /// mover's gap after each move ([`Self::holding_gap`] for the second player,
@@ -147,6 +160,14 @@ impl Game for Position {
     #[inline(always)]
     fn winning_gap(&self) -> u32 {
         zugzwang_gap(self)
+    }
+    #[inline(always)]
+    fn holding_gap_after(&self, cell: Cell) -> u32 {
+        follow_up_gap_after(self, cell)
+    }
+    #[inline(always)]
+    fn winning_gap_after(&self, cell: Cell) -> u32 {
+        zugzwang_gap_after(self, cell)
     }
     #[inline(always)]
     fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {

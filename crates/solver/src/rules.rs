@@ -36,8 +36,8 @@
 //! [`zugzwang_gap`]: 0 exactly when the rule holds, else how many lines it leaves alive), and
 //! orders the moves by it.
 
-use score4_board::geometry::{LINES, LINE_SET_THROUGH};
-use score4_board::{Colour, Position};
+use score4_board::geometry::{lines_through_any, LINES, LINE_SET_THROUGH};
+use score4_board::{Cell, Colour, Position};
 
 /// Cells of layers 1 and 3 (counting from 0 at the bottom).
 pub const ODD_LAYERS: u64 = 0xFFFF_0000_FFFF_0000;
@@ -86,14 +86,42 @@ pub fn follow_up_gap(position: &Position) -> u32 {
     lines_left_to_white::<true>(position)
 }
 
+/// [`follow_up_gap`] of the position after black, to move in `position`, plays `cell`: the
+/// same count, read without making the move (no keys, no threats: the rule needs neither).
+///
+/// Contract: black is to move, `cell` is playable and the move makes no four.
+#[inline(always)]
+pub fn follow_up_gap_after(position: &Position, cell: Cell) -> u32 {
+    debug_assert_eq!(position.mover(), Colour::Black);
+    let bit = 1u64 << cell.index();
+    let gap = left_to_white::<true>(
+        position.occupied().0 | bit,
+        position.stones(Colour::Black).0 | bit,
+        position.live_lines(Colour::White) & !LINE_SET_THROUGH[cell.index() as usize],
+    );
+    debug_assert_eq!(gap, follow_up_gap(&position.after(cell)));
+    gap
+}
+
 /// [`follow_up_gap`]; with `COUNT_ALL` false only whether it is 0.
 #[inline(always)]
 fn lines_left_to_white<const COUNT_ALL: bool>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::White);
-    let paired = position.playable().0 & ODD_LAYERS;
-    let empty = !position.occupied().0;
-    let blacks = position.stones(Colour::Black).0 | (empty & ODD_LAYERS & !paired);
-    lines_left_alive::<COUNT_ALL>(position.live_lines(Colour::White), blacks, paired, empty)
+    left_to_white::<COUNT_ALL>(
+        position.occupied().0,
+        position.stones(Colour::Black).0,
+        position.live_lines(Colour::White),
+    )
+}
+
+/// [`lines_left_to_white`] from what it reads of the position: the occupied cells, black's
+/// stones and white's live lines.
+#[inline(always)]
+fn left_to_white<const COUNT_ALL: bool>(occupied: u64, blacks: u64, white_lines: u128) -> u32 {
+    let empty = !occupied;
+    let paired = empty & !(empty << 16) & ODD_LAYERS;
+    let defended = blacks | (empty & ODD_LAYERS & !paired);
+    lines_left_alive::<COUNT_ALL>(white_lines, defended, paired, empty)
 }
 
 /// Cells of layer 0, the bottom.
@@ -142,21 +170,56 @@ pub fn zugzwang_gap(position: &Position) -> u32 {
 /// [`zugzwang_gap`] when white has no threat the zugzwang rule could use.
 pub const NO_ODD_THREAT: u32 = 76;
 
+/// [`zugzwang_gap`] of the position after white, to move in `position`, plays `cell`: the same
+/// count, read without making the whole move (no keys).
+///
+/// Contract: white is to move, `cell` is playable and the move makes no four.
+#[inline(always)]
+pub fn zugzwang_gap_after(position: &Position, cell: Cell) -> u32 {
+    debug_assert_eq!(position.mover(), Colour::White);
+    let bit = 1u64 << cell.index();
+    let created = position.threats_created_by(cell).0;
+    let gap = left_to_black::<true>(
+        position.occupied().0 | bit,
+        position.stones(Colour::White).0 | bit,
+        (position.threats(Colour::White).0 | created) & !bit,
+        position.live_lines(Colour::Black) & !LINE_SET_THROUGH[cell.index() as usize],
+    );
+    debug_assert_eq!(gap, zugzwang_gap(&position.after(cell)));
+    gap
+}
+
 /// [`zugzwang_gap`]; with `COUNT_ALL` false only whether it is 0.
 #[inline(always)]
 fn lines_left_to_black<const COUNT_ALL: bool>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::Black);
-    let playable = position.playable().0;
+    left_to_black::<COUNT_ALL>(
+        position.occupied().0,
+        position.stones(Colour::White).0,
+        position.threats(Colour::White).0,
+        position.live_lines(Colour::Black),
+    )
+}
+
+/// [`lines_left_to_black`] from what it reads of the position: the occupied cells, white's
+/// stones and threats, and black's live lines.
+#[inline(always)]
+fn left_to_black<const COUNT_ALL: bool>(
+    occupied: u64,
+    whites: u64,
+    white_threats: u64,
+    black_lines: u128,
+) -> u32 {
+    let empty = !occupied;
+    let playable = empty & !(empty << 16);
     // Threats on layer 2 right above a playable cell of layer 1 (the column holds one stone)
     // or two above one of layer 0 (the column is empty).
-    let white_threats = position.threats(Colour::White).0;
     let mut candidates =
         white_threats & (((playable & LAYER_1) << 16) | ((playable & LAYER_0) << 32));
     let mut fewest = NO_ODD_THREAT;
     if candidates == 0 {
         return fewest;
     }
-    let empty = !position.occupied().0;
     while candidates != 0 {
         let threat = candidates & candidates.wrapping_neg();
         candidates &= candidates - 1;
@@ -165,16 +228,8 @@ fn lines_left_to_black<const COUNT_ALL: bool>(position: &Position) -> u32 {
         let paired = (playable & ODD_LAYERS & !column) | (playable & LAYER_0 & column);
         // White's for sure: its stones, the unpaired odd-layer cells outside the column, and
         // the threat and the cell above it.
-        let whites = position.stones(Colour::White).0
-            | (empty & ODD_LAYERS & !paired & !column)
-            | threat
-            | (threat << 16);
-        let alive = lines_left_alive::<COUNT_ALL>(
-            position.live_lines(Colour::Black),
-            whites,
-            paired,
-            empty,
-        );
+        let sure = whites | (empty & ODD_LAYERS & !paired & !column) | threat | (threat << 16);
+        let alive = lines_left_alive::<COUNT_ALL>(black_lines, sure, paired, empty);
         if alive == 0 {
             return 0;
         }
@@ -201,10 +256,11 @@ fn lines_left_alive<const COUNT_ALL: bool>(
     let mut needs = [0u64; MAX_NEEDS];
     let mut count = 0;
     let mut alive = 0;
+    live &= !lines_through_any(defended);
     while live != 0 {
         let line = LINES[live.trailing_zeros() as usize];
         live &= live - 1;
-        if line & defended == 0 {
+        {
             let in_pairs = line & paired;
             if in_pairs.count_ones() < 2 || count == MAX_NEEDS {
                 // Once a line is alive the strategy fails: the rest are only counted, the

@@ -627,7 +627,7 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q, rule_failed: boo
         if zugzwang_decides {
             let mut gaps = [0u8; 16];
             for cell in moves {
-                let gap = position.after(cell).winning_gap();
+                let gap = position.winning_gap_after(cell);
                 if gap == 0 {
                     return settle(true, 1);
                 }
@@ -648,7 +648,7 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q, rule_failed: boo
             // ran 14 % more instructions).
             let mut gaps = [0u8; 16];
             for cell in moves {
-                let gap = position.after(cell).holding_gap();
+                let gap = position.holding_gap_after(cell);
                 if gap == 0 {
                     return settle(false, 0);
                 }

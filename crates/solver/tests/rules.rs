@@ -9,7 +9,8 @@ use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Colour, Game, Position};
 use score4_solver::rules::{
-    follow_up_gap, follow_up_holds, zugzwang_gap, zugzwang_on_odd_threat, ODD_LAYERS,
+    follow_up_gap, follow_up_gap_after, follow_up_holds, zugzwang_gap, zugzwang_gap_after,
+    zugzwang_on_odd_threat, ODD_LAYERS,
 };
 
 /// Reference value of `game` followed by `extra` (a column number, or none).
@@ -101,4 +102,27 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
     }
     eprintln!("{settled} of {tried} positions settled by zugzwang");
     assert!(settled >= 2_500, "only {settled} positions settled");
+}
+
+#[test]
+fn the_gaps_after_a_move_read_without_playing_it_are_the_gaps_of_the_position_after_it() {
+    let mut checked = 0;
+    for stones in 20..=58u32 {
+        for game in PositionGenerator::new(stones, 9_000 + stones as u64).take(200) {
+            let position = game.position();
+            for cell in position.playable() {
+                if position.wins_with(cell) {
+                    continue;
+                }
+                let child = position.after(cell);
+                let (read, played) = match position.mover() {
+                    Colour::Black => (follow_up_gap_after(position, cell), follow_up_gap(&child)),
+                    Colour::White => (zugzwang_gap_after(position, cell), zugzwang_gap(&child)),
+                };
+                assert_eq!(read, played, "{game} + {}", cell.column().number());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 50_000, "only {checked} moves checked");
 }
