@@ -4,7 +4,7 @@
 use core::fmt;
 
 use crate::bitboard::BitBoard;
-use crate::geometry::{Cell, Column, ALL_LINES, LINES, LINES_THROUGH, LINE_SET_THROUGH};
+use crate::geometry::{Cell, Column, ALL_LINES, LINES, LINE_SET_THROUGH};
 use crate::key::SymmetricKeys;
 use crate::symmetry::Symmetry;
 
@@ -84,8 +84,8 @@ impl std::error::Error for PositionError {}
 
 /// A position of Connect Four 3D: the stones of both players, and, kept up to date by
 /// [`Position::play`], each player's threats (empty cells that would complete a line of theirs),
-/// each player's live lines (lines free of the other's stones) and the compact keys of the 8
-/// symmetric images. The side to move follows from the number of stones.
+/// each player's live lines (lines free of the other's stones), the lines holding one and two
+/// stones of each player or more, and the compact keys of the 8 symmetric images. The side to move follows from the number of stones.
 ///
 /// A `Position` is a plain value (`Copy`); the search copies it to make a move and drops the copy
 /// to take it back.
@@ -118,6 +118,10 @@ pub struct Position {
     stones: [BitBoard; 2],
     threats: [BitBoard; 2],
     live: [u128; 2],
+    /// For each player, the lines holding at least one / at least two of its stones (bit `l`
+    /// for `LINES[l]`, whatever the other player holds there): with `live`, how many stones
+    /// a player has on each line, without counting them line by line.
+    holding: [[u128; 2]; 2],
     keys: SymmetricKeys,
 }
 
@@ -133,6 +137,7 @@ impl Position {
         stones: [BitBoard::EMPTY; 2],
         threats: [BitBoard::EMPTY; 2],
         live: [ALL_LINES; 2],
+        holding: [[0; 2]; 2],
         keys: SymmetricKeys::EMPTY,
     };
 
@@ -157,9 +162,16 @@ impl Position {
         let stones = [white, black];
         let mut threats = [BitBoard::EMPTY; 2];
         let mut live = [ALL_LINES; 2];
+        let mut holding = [[0u128; 2]; 2];
         for (l, &line) in LINES.iter().enumerate() {
             for colour in [Colour::White, Colour::Black] {
                 let (own, opp) = (stones[colour.index()].0, stones[colour.other().index()].0);
+                let held = (line & own).count_ones();
+                for (at_least, set) in holding[colour.index()].iter_mut().enumerate() {
+                    if held > at_least as u32 {
+                        *set |= 1u128 << l;
+                    }
+                }
                 if line & opp != 0 {
                     live[colour.index()] &= !(1u128 << l);
                 } else if (line & own).count_ones() == 3 {
@@ -171,6 +183,7 @@ impl Position {
             stones,
             threats,
             live,
+            holding,
             keys: SymmetricKeys::from_stones(white.0, black.0),
         })
     }
@@ -263,15 +276,29 @@ impl Position {
     /// through `cell` that would then hold three of the mover's stones and none of the other's.
     #[inline(always)]
     pub fn threats_created_by(&self, cell: Cell) -> BitBoard {
-        let me = self.mover() as usize;
-        let own = self.stones[me].0 | 1u64 << cell.index();
-        let opp = self.stones[me ^ 1].0;
+        let me = self.mover();
+        let own = self.stones[me as usize].0 | 1u64 << cell.index();
+        let mut completed = self.lines_through_holding(cell, me, 2);
         let mut created = 0u64;
-        for line in LINES_THROUGH[cell.index() as usize] {
-            let completes_three = (own & line).count_ones() == 3 && opp & line == 0;
-            created |= if completes_three { line & !own } else { 0 };
+        while completed != 0 {
+            created |= LINES[completed.trailing_zeros() as usize];
+            completed &= completed - 1;
         }
-        BitBoard(created)
+        BitBoard(created & !own)
+    }
+
+    /// The lines through the empty `cell` that `colour` can still complete and that hold
+    /// exactly `stones` of its stones, for 0, 1 or 2 (with 2, also those holding three: then
+    /// `cell` is a threat of `colour`).
+    #[inline(always)]
+    pub fn lines_through_holding(&self, cell: Cell, colour: Colour, stones: usize) -> u128 {
+        let [one, two] = self.holding[colour as usize];
+        let through = LINE_SET_THROUGH[cell.index() as usize] & self.live[colour as usize];
+        match stones {
+            0 => through & !one,
+            1 => through & one & !two,
+            _ => through & two,
+        }
     }
 
     /// Puts a stone of the mover on `cell`.
@@ -307,7 +334,11 @@ impl Position {
         self.stones[me].0 |= bit;
         self.threats[me].0 = (self.threats[me].0 | created.0) & !bit;
         self.threats[me ^ 1].0 &= !bit;
-        self.live[me ^ 1] &= !LINE_SET_THROUGH[cell.index() as usize];
+        let through = LINE_SET_THROUGH[cell.index() as usize];
+        self.live[me ^ 1] &= !through;
+        let [one, two] = &mut self.holding[me];
+        *two |= *one & through;
+        *one |= through;
         self.keys.play(cell.index(), me == 0);
     }
 

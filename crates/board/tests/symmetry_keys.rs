@@ -1,5 +1,6 @@
 //! What `Position::play` keeps up to date, checked after every move of many seeded random games
-//! against definitions computed from scratch: threats, openings, live lines, wins, the 8 symmetric
+//! against definitions computed from scratch: threats, openings, live lines, the lines through each
+//! empty cell holding 0, 1 or 2 of a player's stones, the threats a move creates, wins, the 8 symmetric
 //! keys, the canonical key, and the compact key's decoding.
 
 mod common;
@@ -38,6 +39,41 @@ fn live_lines_by_definition(position: &Position, colour: Colour) -> u128 {
         .enumerate()
         .filter(|&(_, &line)| line & opp == 0)
         .fold(0, |set, (l, _)| set | 1 << l)
+}
+
+/// The lines through the empty `cell` free of the other's stones that hold exactly `stones` of
+/// `colour`'s (or, for 2, three: then `cell` completes the line).
+fn lines_through_holding_by_definition(
+    position: &Position,
+    cell: Cell,
+    colour: Colour,
+    stones: u32,
+) -> u128 {
+    let (own, opp) = (position.stones(colour).0, position.stones(colour.other()).0);
+    let bit = 1u64 << cell.index();
+    LINES
+        .iter()
+        .enumerate()
+        .filter(|&(_, &line)| {
+            let held = (line & own).count_ones();
+            line & bit != 0 && line & opp == 0 && (held == stones || stones == 2 && held == 3)
+        })
+        .fold(0, |set, (l, _)| set | 1 << l)
+}
+
+/// The threats the mover creates by playing `cell`, by their definition: the empty fourth
+/// cells of lines through `cell` that then hold three of the mover's stones and none of the
+/// other's.
+fn threats_created_by_definition(position: &Position, cell: Cell) -> BitBoard {
+    let mover = position.mover();
+    let own = position.stones(mover).0 | 1 << cell.index();
+    let opp = position.stones(mover.other()).0;
+    let created = LINES
+        .iter()
+        .filter(|&&line| line >> cell.index() & 1 != 0)
+        .filter(|&&line| line & opp == 0 && (line & own).count_ones() == 3)
+        .fold(0, |cells, &line| cells | line & !own);
+    BitBoard(created)
 }
 
 /// Playable cells by their definition: the lowest empty cell of each column that is not full.
@@ -142,6 +178,20 @@ fn check_open_position(position: &Position, context: &str) {
             live_lines_by_definition(position, colour),
             "{colour:?} live lines: {context}"
         );
+        for cell in CELLS
+            .iter()
+            .copied()
+            .filter(|&c| !position.occupied().has(c))
+        {
+            for stones in 0..3 {
+                assert_eq!(
+                    position.lines_through_holding(cell, colour, stones),
+                    lines_through_holding_by_definition(position, cell, colour, stones as u32),
+                    "{colour:?} lines through cell {} holding {stones}: {context}",
+                    cell.index()
+                );
+            }
+        }
         // Threats and playable cells commute with the symmetries (lines map onto lines).
         for sym in Symmetry::ALL {
             let image = position.transformed(sym);
@@ -163,6 +213,14 @@ fn check_open_position(position: &Position, context: &str) {
             "wins_with cell {}: {context}",
             cell.index()
         );
+        if !position.wins_with(cell) {
+            assert_eq!(
+                position.threats_created_by(cell),
+                threats_created_by_definition(position, cell),
+                "threats created by cell {}: {context}",
+                cell.index()
+            );
+        }
         assert_eq!(
             position
                 .keys()

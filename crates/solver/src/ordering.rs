@@ -19,7 +19,7 @@
 //! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
 //! the rules after each move): a move leaving the opponent fewer lines alive is tried earlier.
 
-use score4_board::geometry::LINES_THROUGH;
+use score4_board::geometry::LINES;
 use score4_board::{BitBoard, Cell, Colour, Position};
 
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
@@ -103,21 +103,19 @@ impl OrderedMoves {
 #[inline(always)]
 pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool) {
     let me = position.mover();
-    let own = position.stones(me).0;
-    let opp = position.stones(me.other()).0;
     let bit = 1u64 << cell.index();
-    let mut score = 0;
+    let [none, one, two] = [0, 1, 2].map(|stones| position.lines_through_holding(cell, me, stones));
+    debug_assert!(!position.wins_with(cell), "the mover has an opening");
+    let score = LINE_POINTS[0] * none.count_ones()
+        + LINE_POINTS[1] * one.count_ones()
+        + LINE_POINTS[2] * two.count_ones();
+    let mut completed = two;
     let mut new_threats = 0u64;
-    for line in LINES_THROUGH[cell.index() as usize] {
-        if line != 0 && line & opp == 0 {
-            let n = (line & own).count_ones() as usize;
-            debug_assert!(n < 3, "the mover has an opening");
-            score += LINE_POINTS[n];
-            if n == 2 {
-                new_threats |= line & !own & !bit;
-            }
-        }
+    while completed != 0 {
+        new_threats |= LINES[completed.trailing_zeros() as usize];
+        completed &= completed - 1;
     }
+    let new_threats = new_threats & !position.stones(me).0 & !bit;
     let playable_after = (position.playable().0 & !bit) | (bit << 16);
     let openings_after = (position.threats(me).0 | new_threats) & playable_after;
     (
