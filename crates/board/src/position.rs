@@ -85,7 +85,8 @@ impl std::error::Error for PositionError {}
 /// A position of Connect Four 3D: the stones of both players, and, kept up to date by
 /// [`Position::play`], each player's threats (empty cells that would complete a line of theirs),
 /// each player's live lines (lines free of the other's stones), the lines holding one and two
-/// stones of each player or more, and the compact keys of the 8 symmetric images. The side to move follows from the number of stones.
+/// stones of each player or more, and the compact keys of the 8 symmetric images. The side to
+/// move follows from the number of stones.
 ///
 /// A `Position` is a plain value (`Copy`); the search copies it to make a move and drops the copy
 /// to take it back.
