@@ -263,9 +263,9 @@ impl<'t> Solver<'t> {
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
         }
-        let (moves, gaps) = match examine_for(position, question, rule_failed) {
+        let moves = match examine_moves(position, question) {
             Head::Settled(bound) => return bound,
-            Head::Moves(moves, gaps) => (moves, gaps),
+            Head::Moves(moves, _) => moves,
         };
         let threshold = question.threshold();
         // The first player maximises the score, the second minimises it; the mover reaches
@@ -274,15 +274,26 @@ impl<'t> Solver<'t> {
         let reaches_goal = |bound: i32| (bound >= threshold) == white_to_move;
         if !moves.has_several() {
             // A forced move: no choice to remember in the table.
+            let gaps = match examine_rules(position, question, rule_failed, moves) {
+                Head::Settled(bound) => return bound,
+                Head::Moves(_, gaps) => gaps,
+            };
             let cell = moves.first().expect("one move");
             return self.search(&position.after(cell), None, question, gaps.is_some());
         }
 
+        // The table before the static rules: a position found there needs neither the rules
+        // nor the gaps of its moves. (For the report's question a hit and a rule give the
+        // same answer, so the tree stays the same; for scores both bounds are sound.)
         let table = self.table;
         let slot = slot.unwrap_or_else(|| slot_of::<G>(table, position.canonical_key()));
         if let Some(bound) = question.probe(table, slot, &mut self.stats.table) {
             return bound;
         }
+        let gaps = match examine_rules(position, question, rule_failed, moves) {
+            Head::Settled(bound) => return bound,
+            Head::Moves(_, gaps) => gaps,
+        };
         let nodes_before = self.stats.nodes;
         // Children's slots, prefetched all at once before the moves are ordered, so that the
         // ordering's work overlaps the loads; then read (enhanced transposition cutoff).
@@ -531,6 +542,17 @@ pub fn examine_at_least<G: Game>(position: &G, threshold: i32) -> Examined {
 /// is skipped: the parent tried it when it measured the gaps of its moves.
 #[inline(always)]
 fn examine_for<G: Game, Q: Question>(position: &G, question: Q, rule_failed: bool) -> Head {
+    match examine_moves(position, question) {
+        Head::Moves(moves, _) => examine_rules(position, question, rule_failed, moves),
+        settled => settled,
+    }
+}
+
+/// The first half of [`examine_for`]: the decisive situations, and the moves left to try
+/// (without gaps); the static rules are left to [`examine_rules`], so that the search can look
+/// the position up in its table between the two.
+#[inline(always)]
+fn examine_moves<G: Game, Q: Question>(position: &G, question: Q) -> Head {
     let threshold = question.threshold();
     // The answer with the bound that proves it: for scores the bound itself (an exact score,
     // or the bound a rule proves), for the report's question 1 (yes) or 0 (no).
@@ -617,6 +639,24 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q, rule_failed: boo
     if threshold <= 0 && position.cannot_win(false) {
         return settle(true, 0);
     }
+    Head::Moves(moves, None)
+}
+
+/// The second half of [`examine_for`]: the static rules of [`crate::rules`] on a position
+/// [`examine_moves`] left unsettled with `moves`.
+#[inline(always)]
+fn examine_rules<G: Game, Q: Question>(
+    position: &G,
+    question: Q,
+    rule_failed: bool,
+    moves: BitBoard,
+) -> Head {
+    let threshold = question.threshold();
+    let settle = |answer: bool, bound: i32| {
+        debug_assert!(!Q::SCORES || answer == (bound >= threshold));
+        Head::Settled(if Q::SCORES { bound } else { answer as i32 })
+    };
+    let white_to_move = position.first_to_move();
     // The static rules of `crate::rules`, at this node or after one move of the mover: black
     // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
     let (holds_decides, zugzwang_decides) = (threshold >= 1, threshold <= 1);
