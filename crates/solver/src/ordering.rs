@@ -19,7 +19,6 @@
 //! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
 //! the rules after each move): a move leaving the opponent fewer lines alive is tried earlier.
 
-use score4_board::geometry::LINES;
 use score4_board::{BitBoard, Cell, Colour, Position};
 
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
@@ -109,13 +108,7 @@ pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool) {
     let score = LINE_POINTS[0] * none.count_ones()
         + LINE_POINTS[1] * one.count_ones()
         + LINE_POINTS[2] * two.count_ones();
-    let mut completed = two;
-    let mut new_threats = 0u64;
-    while completed != 0 {
-        new_threats |= LINES[completed.trailing_zeros() as usize];
-        completed &= completed - 1;
-    }
-    let new_threats = new_threats & !position.stones(me).0 & !bit;
+    let new_threats = position.threats_created_by(cell).0;
     let playable_after = (position.playable().0 & !bit) | (bit << 16);
     let openings_after = (position.threats(me).0 | new_threats) & playable_after;
     (
