@@ -314,6 +314,8 @@ fn completed_first(line: u64, defended: u64, empty: u64) -> bool {
     }
     let own = (defended & !empty) | claimed;
     // Only lines through a claimed cell can fit (the defender's stones alone hold no four).
+    // (A loop over the few claimed cells: `geometry::lines_through_any`'s eight table reads
+    // ran 1.5 % more instructions here.)
     let mut candidates = 0u128;
     let mut cells = claimed;
     while cells != 0 {

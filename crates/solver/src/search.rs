@@ -548,18 +548,21 @@ fn examine_for<G: Game, Q: Question>(position: &G, question: Q, rule_failed: boo
     }
 }
 
+/// The answer at `threshold` with the bound that proves it: for scores the bound itself (an
+/// exact score, or the bound a rule proves), for the report's question 1 (yes) or 0 (no).
+#[inline(always)]
+fn settled<Q: Question>(threshold: i32, answer: bool, bound: i32) -> Head {
+    debug_assert!(!Q::SCORES || answer == (bound >= threshold));
+    Head::Settled(if Q::SCORES { bound } else { answer as i32 })
+}
+
 /// The first half of [`examine_for`]: the decisive situations, and the moves left to try
 /// (without gaps); the static rules are left to [`examine_rules`], so that the search can look
 /// the position up in its table between the two.
 #[inline(always)]
 fn examine_moves<G: Game, Q: Question>(position: &G, question: Q) -> Head {
     let threshold = question.threshold();
-    // The answer with the bound that proves it: for scores the bound itself (an exact score,
-    // or the bound a rule proves), for the report's question 1 (yes) or 0 (no).
-    let settle = |answer: bool, bound: i32| {
-        debug_assert!(!Q::SCORES || answer == (bound >= threshold));
-        Head::Settled(if Q::SCORES { bound } else { answer as i32 })
-    };
+    let settle = |answer: bool, bound: i32| settled::<Q>(threshold, answer, bound);
     let white_to_move = position.first_to_move();
     // Scores: a win with the winner's k-th stone scores half + 1 - k.
     let half = G::CELLS / 2;
@@ -652,10 +655,7 @@ fn examine_rules<G: Game, Q: Question>(
     moves: BitBoard,
 ) -> Head {
     let threshold = question.threshold();
-    let settle = |answer: bool, bound: i32| {
-        debug_assert!(!Q::SCORES || answer == (bound >= threshold));
-        Head::Settled(if Q::SCORES { bound } else { answer as i32 })
-    };
+    let settle = |answer: bool, bound: i32| settled::<Q>(threshold, answer, bound);
     let white_to_move = position.first_to_move();
     // The static rules of `crate::rules`, at this node or after one move of the mover: black
     // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
