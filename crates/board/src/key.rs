@@ -5,9 +5,12 @@
 //! column sits at bit `64 + c`. So the key is `white | lowest_empty` in bits 0..64 plus the
 //! "column is full" bits in 64..80, and it is injective: the highest 1 of each column is its
 //! marker and everything below it is a stone. The canonical key is the least of the keys of the
-//! 8 symmetric images; it is the same for all 8 images of a position.
+//! 8 symmetric images; it is the same for all 8 images of a position. A search keys its table
+//! by the least key over a subgroup ([`least_image_key`]): only the symmetries that can make two
+//! positions of its tree images of each other (`Position::transposing_symmetries`), for most
+//! positions none.
 
-use crate::symmetry::Symmetry;
+use crate::symmetry::{Symmetry, SymmetryGroup};
 
 /// Compact key of the position with the given stones (see the module documentation).
 ///
@@ -49,57 +52,40 @@ pub fn decode_compact(key: u128) -> Option<(u64, u64)> {
     Some((white, black))
 }
 
-/// Bit of the image of cell `i` under symmetry `s`: `SYMMETRIC_CELL_BIT[s][i]`.
-const SYMMETRIC_CELL_BIT: [[u64; 64]; 8] = {
-    let mut table = [[0u64; 64]; 8];
-    let mut s = 0;
-    while s < 8 {
-        let sym = match Symmetry::new(s as u8) {
-            Some(sym) => sym,
-            None => unreachable!(),
-        };
-        let mut i = 0;
-        while i < 64 {
-            table[s][i] = sym.apply_bits(1 << i);
-            i += 1;
-        }
-        s += 1;
-    }
-    table
-};
-
-/// `KEY_DELTAS[colour][cell][s]`: the XOR that a stone of `colour` (0 white, 1 black) on `cell`
-/// makes in the key of image `s`. A white stone leaves its cell's bit at 1 and sets the marker
-/// above; a black stone clears its cell's bit and sets the marker above. The 8 deltas of one
-/// move are adjacent (128 bytes), so a move reads two cache lines.
-static KEY_DELTAS: [[[u128; 8]; 64]; 2] = {
-    let mut table = [[[0u128; 8]; 64]; 2];
-    let mut cell = 0;
-    while cell < 64 {
-        let mut s = 0;
-        while s < 8 {
-            let bit = SYMMETRIC_CELL_BIT[s][cell] as u128;
-            table[0][cell][s] = bit << 16;
-            table[1][cell][s] = bit | bit << 16;
-            s += 1;
-        }
-        cell += 1;
-    }
-    table
-};
-
-/// The compact keys of all 8 symmetric images of a position, updated move by move.
+/// The least compact key over the images of the position with these stones under `group`:
+/// the same for any two positions that are images of each other under `group`, and, like every
+/// compact key, the key of one image of the position, so a table keyed this way never mixes
+/// positions of different values. With the trivial group it is the position's own compact key
+/// (a few operations); with all 8 symmetries, the canonical key.
 ///
-/// A move changes each image's key by one XOR: a white stone leaves its cell's bit at 1 and sets
-/// the marker above; a black stone clears its cell's bit and sets the marker above. Keeping the
-/// eight keys costs 8 XORs a move; recomputing them costs about 200 bit operations a probe.
+/// ```
+/// use score4_board::key::{compact_key, least_image_key};
+/// use score4_board::symmetry::SymmetryGroup;
+/// use score4_board::Symmetry;
+/// // A white stone in column 0 and its mirror image in column 3.
+/// let (left, right) = (1u64, 1u64 << 3);
+/// let mirror = SymmetryGroup::generated_by([Symmetry::new(1).unwrap()]);
+/// assert_eq!(least_image_key(left, 0, mirror), least_image_key(right, 0, mirror));
+/// assert_ne!(least_image_key(left, 0, SymmetryGroup::TRIVIAL),
+///            least_image_key(right, 0, SymmetryGroup::TRIVIAL));
+/// assert_eq!(least_image_key(right, 0, SymmetryGroup::TRIVIAL), compact_key(right, 0));
+/// ```
+#[inline(always)]
+pub fn least_image_key(white: u64, black: u64, group: SymmetryGroup) -> u128 {
+    if group.is_trivial() {
+        return compact_key(white, black);
+    }
+    group
+        .iter()
+        .map(|sym| compact_key(sym.apply_bits(white), sym.apply_bits(black)))
+        .fold(u128::MAX, u128::min)
+}
+
+/// The compact keys of all 8 symmetric images of a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct SymmetricKeys([u128; 8]);
 
 impl SymmetricKeys {
-    /// The keys of the empty board.
-    pub const EMPTY: SymmetricKeys = SymmetricKeys([0xFFFF; 8]);
-
     /// The keys of the position with the given stones.
     pub fn from_stones(white: u64, black: u64) -> SymmetricKeys {
         let mut keys = [0u128; 8];
@@ -107,15 +93,6 @@ impl SymmetricKeys {
             *key = compact_key(sym.apply_bits(white), sym.apply_bits(black));
         }
         SymmetricKeys(keys)
-    }
-
-    /// Records a stone on `cell` (which must be the lowest empty cell of its column).
-    #[inline(always)]
-    pub fn play(&mut self, cell: u8, white: bool) {
-        let deltas = &KEY_DELTAS[!white as usize][cell as usize];
-        for (key, delta) in self.0.iter_mut().zip(deltas) {
-            *key ^= delta;
-        }
     }
 
     /// The key of image `sym`.
@@ -130,13 +107,5 @@ impl SymmetricKeys {
         let a = k[0].min(k[1]).min(k[2].min(k[3]));
         let b = k[4].min(k[5]).min(k[6].min(k[7]));
         a.min(b)
-    }
-
-    /// The canonical key after a stone on `cell`, without changing `self`.
-    #[inline(always)]
-    pub fn canonical_after(&self, cell: u8, white: bool) -> u128 {
-        let mut next = *self;
-        next.play(cell, white);
-        next.canonical()
     }
 }

@@ -5,9 +5,12 @@
 //!
 //! - [`BitBoard`]: a set of cells as a `u64`, bit `16*z + 4*y + x`;
 //! - [`geometry`]: cells, columns and the 76 lines;
-//! - [`Position`]: stones, threats, live lines and symmetric keys, updated move by move;
-//! - [`symmetry`]: the 8 symmetries (the report's `flipLR`, `flipUD`, `flipDI`);
-//! - [`key`]: the 80-bit compact encoding and the canonical key;
+//! - [`Position`]: stones, threats, live lines and the lines holding each player's stones,
+//!   updated move by move; its keys, computed from the stones;
+//! - [`symmetry`]: the 8 symmetries (the report's `flipLR`, `flipUD`, `flipDI`) and their
+//!   subgroups;
+//! - [`key`]: the 80-bit compact encoding, the canonical key, and the least key over a group
+//!   of symmetries;
 //! - [`notation`]: move strings such as `0FC3484B7`, and [`Game`] records;
 //! - text drawings of the four layers side by side (`Display` of [`Position`], `Debug` of
 //!   [`BitBoard`]).

@@ -120,6 +120,85 @@ impl Symmetry {
     }
 }
 
+/// A subgroup of the 8 symmetries (a set closed under composition, holding the identity), as a
+/// mask: bit `n` for [`Symmetry::new`]`(n)`. The table keys of a search fold together exactly
+/// the positions that are images of each other under the group ([`crate::key::least_image_key`]).
+///
+/// ```
+/// use score4_board::symmetry::SymmetryGroup;
+/// use score4_board::Symmetry;
+/// let mirror_in_x = Symmetry::new(1).unwrap();
+/// let mirror_in_y = Symmetry::new(2).unwrap();
+/// assert_eq!(SymmetryGroup::generated_by([]), SymmetryGroup::TRIVIAL);
+/// // A mirror is its own inverse: with the identity it is a group of two.
+/// assert_eq!(SymmetryGroup::generated_by([mirror_in_x]).order(), 2);
+/// // Both mirrors generate the half-turn too.
+/// let group = SymmetryGroup::generated_by([mirror_in_x, mirror_in_y]);
+/// assert_eq!(group.order(), 4);
+/// assert!(group.contains(mirror_in_x.then(mirror_in_y)));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct SymmetryGroup(u8);
+
+impl SymmetryGroup {
+    /// The identity alone: every position keyed as it stands.
+    pub const TRIVIAL: SymmetryGroup = SymmetryGroup(1);
+    /// All 8 symmetries: the canonical key.
+    pub const ALL: SymmetryGroup = SymmetryGroup(0xFF);
+
+    /// The least group holding `generators`.
+    pub fn generated_by(generators: impl IntoIterator<Item = Symmetry>) -> SymmetryGroup {
+        let mut members = SymmetryGroup::TRIVIAL.0;
+        for generator in generators {
+            members |= 1 << generator.number();
+        }
+        // Close under composition (at most three rounds in a group of 8).
+        loop {
+            let mut closed = members;
+            for a in Symmetry::ALL
+                .into_iter()
+                .filter(|a| members >> a.0 & 1 != 0)
+            {
+                for b in Symmetry::ALL
+                    .into_iter()
+                    .filter(|b| members >> b.0 & 1 != 0)
+                {
+                    closed |= 1 << a.then(b).0;
+                }
+            }
+            if closed == members {
+                return SymmetryGroup(members);
+            }
+            members = closed;
+        }
+    }
+
+    /// Whether `sym` is in the group.
+    #[inline(always)]
+    pub const fn contains(self, sym: Symmetry) -> bool {
+        self.0 >> sym.0 & 1 != 0
+    }
+
+    /// Whether the group is the identity alone.
+    #[inline(always)]
+    pub const fn is_trivial(self) -> bool {
+        self.0 == SymmetryGroup::TRIVIAL.0
+    }
+
+    /// How many symmetries it holds (its order: 1, 2, 4 or 8).
+    pub const fn order(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// Its members, the identity first.
+    #[inline(always)]
+    pub fn iter(self) -> impl Iterator<Item = Symmetry> {
+        Symmetry::ALL
+            .into_iter()
+            .filter(move |&sym| self.contains(sym))
+    }
+}
+
 /// Cells 0 and 1 of the bottom layer: no symmetry but the identity maps this pair onto itself,
 /// so its images tell apart all 8 symmetries.
 const PROBE: u64 = 0b11;

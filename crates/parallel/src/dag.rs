@@ -1,7 +1,8 @@
 //! The job-level tree: a DAG of canonical positions from the root down to the cutoff depth.
 //!
-//! Every node is a canonical position (two move orders, or two symmetric images, that reach the
-//! same position share one node). A node is *open* until its value is proven; an open node
+//! Every node is a position up to the symmetries that can matter below the root (two move
+//! orders, or two images under those symmetries, that reach the same position share one node;
+//! [`score4_solver::Game::transposing_symmetries`]). A node is *open* until its value is proven; an open node
 //! above the cutoff is *expanded* (its children are the moves [`examine_at_least`] leaves, best first),
 //! an open node at the cutoff is a *task* for a sequential solver. A task can be *split*: its
 //! node is expanded although it lies at the cutoff, and its children become tasks — the cutoff
@@ -119,7 +120,7 @@ type QueueEntry = std::cmp::Reverse<(bool, NodeId)>;
 /// The tree of positions of the game `G`, its task queue and its counters. Not thread-safe by
 /// itself: the parallel solver keeps it behind one lock (every operation is short next to a
 /// task).
-pub struct Dag<'t, G> {
+pub struct Dag<'t, G: Game> {
     nodes: Vec<Node<G>>,
     index: HashMap<u128, NodeId>,
     /// Tasks, needed before speculative, smallest id first; entries that stopped being needed
@@ -140,6 +141,9 @@ pub struct Dag<'t, G> {
     budget: u64,
     /// Number of the current walk.
     walk: u64,
+    /// The root's [`Game::transposing_symmetries`]: the tree's nodes and table probes are
+    /// keyed with them, as the sequential search below the root keys its table.
+    symmetries: G::Symmetries,
 }
 
 impl<'t, G: Game> Dag<'t, G> {
@@ -173,6 +177,7 @@ impl<'t, G: Game> Dag<'t, G> {
             bytes: 0,
             budget,
             walk: 0,
+            symmetries: root.transposing_symmetries(),
         };
         dag.node_for(*root, 0);
         dag
@@ -247,7 +252,7 @@ impl<'t, G: Game> Dag<'t, G> {
             .playable()
             .iter()
             .map(|cell| {
-                let key = root.position.after(cell).canonical_key();
+                let key = root.position.after(cell).key(self.symmetries);
                 let child = self
                     .index
                     .get(&key)
@@ -263,7 +268,7 @@ impl<'t, G: Game> Dag<'t, G> {
     /// The node of `position` (a child at `depth`), made if new: settled at once when
     /// [`examine_at_least`] or the table knows its value.
     fn node_for(&mut self, position: G, depth: u32) -> NodeId {
-        let key = position.canonical_key();
+        let key = position.key(self.symmetries);
         if let Some(&id) = self.index.get(&key) {
             return id;
         }

@@ -130,7 +130,7 @@ pub struct ParallelSolution {
 }
 
 /// Everything behind the lock.
-struct Shared<'t, G> {
+struct Shared<'t, G: Game> {
     dag: Dag<'t, G>,
     /// The task each worker is solving, and since when.
     running: Vec<Option<(NodeId, Instant)>>,
@@ -142,7 +142,7 @@ struct Shared<'t, G> {
 }
 
 /// The lock, the workers' wake-up call, and their monitors.
-struct Coordinator<'t, G> {
+struct Coordinator<'t, G: Game> {
     shared: Mutex<Shared<'t, G>>,
     changed: Condvar,
     monitors: Vec<Monitor>,

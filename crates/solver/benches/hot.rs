@@ -8,6 +8,7 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use score4_bench::PositionGenerator;
+use score4_board::symmetry::SymmetryGroup;
 use score4_board::{Cell, Colour, Position};
 use score4_solver::ordering::order_moves;
 use score4_solver::rules::follow_up_holds;
@@ -45,16 +46,23 @@ fn board(c: &mut Criterion) {
             }
         })
     });
-    c.bench_function("canonical keys of all children (256 positions)", |b| {
-        b.iter(|| {
-            for (position, cells) in &positions {
-                let white = position.mover() == Colour::White;
-                for &cell in cells {
-                    black_box(position.keys().canonical_after(cell.index(), white));
-                }
-            }
-        })
-    });
+    for (name, group) in [
+        ("canonical", SymmetryGroup::ALL),
+        ("plain", SymmetryGroup::TRIVIAL),
+    ] {
+        c.bench_function(
+            &format!("{name} keys of all children (256 positions)"),
+            |b| {
+                b.iter(|| {
+                    for (position, cells) in &positions {
+                        for &cell in cells {
+                            black_box(position.key_after_within(cell, black_box(group)));
+                        }
+                    }
+                })
+            },
+        );
+    }
 }
 
 fn search_parts(c: &mut Criterion) {

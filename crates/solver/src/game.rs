@@ -6,6 +6,7 @@
 //! below), threats, keys and symmetry, the move ordering, and the static rules (the 3-D game's
 //! claimeven-and-pairs and zugzwang; none yet for the classic game).
 
+use score4_board::symmetry::SymmetryGroup;
 use score4_board::{BitBoard, Cell, Colour, Position};
 use score4_classic::ClassicPosition;
 
@@ -37,14 +38,23 @@ pub trait Game: Copy {
     fn below(cells: BitBoard) -> BitBoard;
     /// The position after the mover plays `cell`.
     fn after(&self, cell: Cell) -> Self;
-    /// Bits of [`Self::canonical_key`] (at most 80): the table must take keys this wide.
+    /// Bits of [`Self::key`] (at most 80): the table must take keys this wide.
     const KEY_WIDTH: u32;
-    /// The key shared by the position and the symmetric images the game's table merges (below
-    /// `2^KEY_WIDTH`), unique up to those symmetries: the 3-D game merges its 8 images, the
-    /// classic game none (its mirror did not pay, docs/CLASSIC.md).
-    fn canonical_key(&self) -> u128;
-    /// [`Self::canonical_key`] of the position after the mover plays `cell`.
-    fn canonical_key_after(&self, cell: Cell) -> u128;
+    /// The symmetries a search's table keys fold together ([`Self::key`]).
+    type Symmetries: Copy + Send + Sync;
+    /// The symmetries that can make two different positions of the search tree below this
+    /// position images of each other: the search keys its table with them, so that it finds
+    /// every such transposition and computes no image it cannot meet. The 3-D game:
+    /// [`Position::transposing_symmetries`] (for most positions of twenty stones or more, none);
+    /// the classic game merges no images (its mirror did not pay, docs/CLASSIC.md).
+    fn transposing_symmetries(&self) -> Self::Symmetries;
+    /// The key of the position in a table shared by searches (below `2^KEY_WIDTH`): the same
+    /// for the position and its images under `symmetries`, and otherwise unique, so that a key
+    /// found in the table is always this position or one of its images (of the same value),
+    /// whichever symmetries the search that stored it used.
+    fn key(&self, symmetries: Self::Symmetries) -> u128;
+    /// [`Self::key`] of the position after the mover plays `cell`.
+    fn key_after(&self, cell: Cell, symmetries: Self::Symmetries) -> u128;
     /// `moves` in the order to search them, best first.
     fn order(&self, moves: BitBoard) -> OrderedMoves;
     /// Plays the `i`-th move of `order` (faster than [`Self::after`] where the ordering
@@ -126,14 +136,17 @@ impl Game for Position {
     fn after(&self, cell: Cell) -> Position {
         Position::after(self, cell)
     }
-    #[inline(always)]
-    fn canonical_key(&self) -> u128 {
-        Position::canonical_key(self)
+    type Symmetries = SymmetryGroup;
+    fn transposing_symmetries(&self) -> SymmetryGroup {
+        Position::transposing_symmetries(self)
     }
     #[inline(always)]
-    fn canonical_key_after(&self, cell: Cell) -> u128 {
-        self.keys()
-            .canonical_after(cell.index(), self.mover() == Colour::White)
+    fn key(&self, symmetries: SymmetryGroup) -> u128 {
+        self.key_within(symmetries)
+    }
+    #[inline(always)]
+    fn key_after(&self, cell: Cell, symmetries: SymmetryGroup) -> u128 {
+        self.key_after_within(cell, symmetries)
     }
     #[inline(always)]
     fn order(&self, moves: BitBoard) -> OrderedMoves {
@@ -226,13 +239,15 @@ impl Game for ClassicPosition {
     fn after(&self, cell: Cell) -> ClassicPosition {
         ClassicPosition::after(self, cell)
     }
+    type Symmetries = ();
+    fn transposing_symmetries(&self) {}
     #[inline(always)]
-    fn canonical_key(&self) -> u128 {
+    fn key(&self, _: ()) -> u128 {
         ClassicPosition::key(self) as u128
     }
     #[inline(always)]
-    fn canonical_key_after(&self, cell: Cell) -> u128 {
-        self.key_after(cell) as u128
+    fn key_after(&self, cell: Cell, _: ()) -> u128 {
+        ClassicPosition::key_after(self, cell) as u128
     }
     /// Pons's ordering: by the number of threats the mover has after the move, centre
     /// columns first among equals.

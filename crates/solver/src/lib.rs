@@ -9,7 +9,8 @@
 //! - [`ordering`]: the report's line-score move ordering, insertion sort, best first;
 //! - [`rules`]: static proofs that the second player holds (claimeven and baseinverse on the
 //!   76 lines), each a strategy for black checked against every line white could complete;
-//! - [`table`]: the transposition table — canonical keys, prime size, exact hits by the Chinese
+//! - [`table`]: the transposition table — compact keys folded over the symmetries that can
+//!   matter below the root (canonical keys when all can), prime size, exact hits by the Chinese
 //!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry;
 //! - statistics: nodes, seconds, table probes, hits, stores and replacements.
 //!

@@ -211,7 +211,8 @@ impl<'t> Solver<'t> {
     /// node.
     pub fn first_player_wins<G: Game>(&mut self, position: &G) -> bool {
         self.check_key_width::<G>();
-        self.search(position, None, FirstPlayerWins, false) >= 1
+        let symmetries = position.transposing_symmetries();
+        self.search(position, symmetries, None, FirstPlayerWins, false) >= 1
     }
 
     /// Whether the first player's exact score (DESIGN §2: a win with the winner's `k`-th stone
@@ -231,7 +232,8 @@ impl<'t> Solver<'t> {
     /// Contract: as [`Self::score_at_least`].
     pub fn score_bound<G: Game>(&mut self, position: &G, threshold: i32) -> i32 {
         self.check_key_width::<G>();
-        self.search(position, None, AtLeast(threshold), false)
+        let symmetries = position.transposing_symmetries();
+        self.search(position, symmetries, None, AtLeast(threshold), false)
     }
 
     /// Panics unless the table takes `G`'s keys whole: a narrower table could mistake one
@@ -249,12 +251,14 @@ impl<'t> Solver<'t> {
     /// "is it at least `question.threshold()`?" — at or above the threshold a lower bound (yes),
     /// below it an upper bound (no); for the report's question 1 or 0. Fail-soft: the bound is
     /// what the search proved, often beyond the threshold, so the narrowing of exact scores
-    /// can skip questions. `slot` is the position's table slot if the caller computed it;
+    /// can skip questions. The table is keyed with `symmetries`, the root's
+    /// [`Game::transposing_symmetries`]. `slot` is the position's table slot if the caller computed it;
     /// `rule_failed` says the caller already tried the static rule of this node's mover's
     /// opponent on it (after its move) and it did not apply, so it is not tried again.
     fn search<G: Game, Q: Question>(
         &mut self,
         position: &G,
+        symmetries: G::Symmetries,
         slot: Option<Slot>,
         question: Q,
         rule_failed: bool,
@@ -279,14 +283,15 @@ impl<'t> Solver<'t> {
                 Head::Moves(_, gaps) => gaps,
             };
             let cell = moves.first().expect("one move");
-            return self.search(&position.after(cell), None, question, gaps.is_some());
+            let child = position.after(cell);
+            return self.search(&child, symmetries, None, question, gaps.is_some());
         }
 
         // The table before the static rules: a position found there needs neither the rules
         // nor the gaps of its moves. (For the report's question a hit and a rule give the
         // same answer, so the tree stays the same; for scores both bounds are sound.)
         let table = self.table;
-        let slot = slot.unwrap_or_else(|| slot_of::<G>(table, position.canonical_key()));
+        let slot = slot.unwrap_or_else(|| slot_of::<G>(table, position.key(symmetries)));
         if let Some(bound) = question.probe(table, slot, &mut self.stats.table) {
             return bound;
         }
@@ -302,7 +307,7 @@ impl<'t> Solver<'t> {
         let mut slot_by_column = [None; 16];
         let opening_below = G::below(position.threats_of(white_to_move));
         for cell in moves & !opening_below {
-            let s = slot_of::<G>(table, position.canonical_key_after(cell));
+            let s = slot_of::<G>(table, position.key_after(cell, symmetries));
             table.prefetch(s);
             slot_by_column[G::column_of(cell) as usize] = Some(s);
         }
@@ -366,7 +371,7 @@ impl<'t> Solver<'t> {
             }
             let mut child = *position;
             child.play_ordered(&order, i);
-            let bound = self.search(&child, child_slot, question, gaps.is_some());
+            let bound = self.search(&child, symmetries, child_slot, question, gaps.is_some());
             if self.interrupted {
                 return bound; // meaningless; nothing is stored on the way up
             }

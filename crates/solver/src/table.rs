@@ -13,7 +13,9 @@
 //!   bits 63..9    bits 8..7  bits 6..0
 //! ```
 //!
-//! - The key is the 80-bit canonical compact key. The bucket index is `key mod S` and an entry
+//! - The key is an 80-bit compact key: the least over the images of the position under the
+//!   search's group of symmetries (the canonical key when all 8 can matter, the position's own
+//!   compact key when none can; `Game::transposing_symmetries`). The bucket index is `key mod S` and an entry
 //!   stores `key mod 2^k` with `S · 2^k ≥ 2^80`. Since `S` is odd, the pair
 //!   `(key mod S, key mod 2^k)` determines `key mod (S · 2^k) = key`: **a hit is always the same
 //!   position** (up to symmetry), never a look-alike.
@@ -135,7 +137,7 @@ impl Format {
 /// The fewest buckets of any table (keys short enough to need no more).
 const MIN_BUCKETS: u64 = 1 << 10;
 
-/// The width of the 3-D game's canonical keys, the default of every constructor.
+/// The width of the 3-D game's compact keys, the default of every constructor.
 pub const KEY_WIDTH_3D: u32 = 80;
 
 /// A bound on the first player's score, as held by a [`Format::Bounds`] entry.
