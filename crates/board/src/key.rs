@@ -99,13 +99,4 @@ impl SymmetricKeys {
     pub fn image(&self, sym: Symmetry) -> u128 {
         self.0[sym.number() as usize]
     }
-
-    /// The canonical key: the least key of the 8 images.
-    #[inline(always)]
-    pub fn canonical(&self) -> u128 {
-        let k = &self.0;
-        let a = k[0].min(k[1]).min(k[2].min(k[3]));
-        let b = k[4].min(k[5]).min(k[6].min(k[7]));
-        a.min(b)
-    }
 }

@@ -39,7 +39,7 @@ fn distinct_and_canonical_positions_up_to_six_plies_match_the_design_table() {
     check_counts(six_plies(), 6);
 }
 
-/// Guards the incremental `SymmetricKeys` against a recomputation that shares none of its code:
+/// Guards `Position::canonical_key` (`key::least_image_key`) against a recomputation that shares none of its code:
 /// for every position of plies 1..=6, the canonical key is the least `compact_key` of the 8 images
 /// made with `Symmetry::apply`; and the number of orbits, found from the least image's *stones*
 /// (no key involved), is the number of canonical keys.
