@@ -1,14 +1,37 @@
-//! The report's 80-bit compact encoding of a position, and its canonical form under symmetry.
+//! The report's 80-bit compact encoding of a position, its canonical form under symmetry, and
+//! the table key: another 80-bit encoding of the same information, laid out for the
+//! transposition table's memory.
 //!
-//! Per column, from the bottom: one bit per stone (1 white, 0 black), then a 1 marking the lowest
-//! empty cell, then zeros. Stone bits sit at the cell's own bit (`16*z + c`); the marker of a full
-//! column sits at bit `64 + c`. So the key is `white | lowest_empty` in bits 0..64 plus the
-//! "column is full" bits in 64..80, and it is injective: the highest 1 of each column is its
-//! marker and everything below it is a stone. The canonical key is the least of the keys of the
-//! 8 symmetric images; it is the same for all 8 images of a position. A search keys its table
-//! by the least key over a subgroup ([`least_image_key`]): only the symmetries that can make two
-//! positions of its tree images of each other (`Position::transposing_symmetries`), for most
-//! positions none.
+//! **Compact key.** Per column, from the bottom: one bit per stone (1 white, 0 black), then a 1
+//! marking the lowest empty cell, then zeros. Stone bits sit at the cell's own bit (`16*z + c`);
+//! the marker of a full column sits at bit `64 + c`. So the key is `white | lowest_empty` in bits
+//! 0..64 plus the "column is full" bits in 64..80, and it is injective: the highest 1 of each
+//! column is its marker and everything below it is a stone. The canonical key is the least of
+//! the keys of the 8 symmetric images; it is the same for all 8 images of a position.
+//!
+//! **Table key** ([`table_key`]). The same idea seen from the player to move, with the bottom
+//! layer's stones moved into the top 16 bits, the *page*:
+//!
+//! ```text
+//! bits 64..80  page = (mover's stones on layer 0) XOR hash16(mover's stones on layers 1–3)
+//! bits  0..64  per column, layers 1, 2, 3 and a fifth "full" layer, 16 bits a layer:
+//!              the mover's stones, then a 1 marking the lowest empty cell above layer 0
+//!              (at bit 48 + c when the column is full), then zeros; an empty column is 0000
+//! ```
+//!
+//! The page depends on the mover's stones alone. The children of a node add a stone of the
+//! node's mover, who is the children's opponent: **all children of a node share one page**, and
+//! the transposition table keeps a page's positions in one block of memory, so that the
+//! enhanced transposition cutoff reads a node's children from one block instead of sixteen
+//! places in a gigabyte (every probe of a large table costs an address translation on this
+//! hardware). The key stays injective ([`decode_table_key`]): the low 64 bits give each
+//! column's height (its highest 1; an empty column has none) and the mover's stones above
+//! layer 0, hence the hash; the page then gives the mover's bottom stones; the side to move
+//! follows from the number of stones.
+//!
+//! A search keys its table by the least table key over a subgroup of the symmetries
+//! ([`least_image_table_key`]): only the symmetries that can make two positions of its tree
+//! images of each other (`Position::transposing_symmetries`), for most positions none.
 
 use crate::symmetry::{Symmetry, SymmetryGroup};
 
@@ -78,6 +101,104 @@ pub fn least_image_key(white: u64, black: u64, group: SymmetryGroup) -> u128 {
     group
         .iter()
         .map(|sym| compact_key(sym.apply_bits(white), sym.apply_bits(black)))
+        .fold(u128::MAX, u128::min)
+}
+
+/// The cells of layer 0.
+const LAYER_0: u64 = 0xFFFF;
+
+/// The cells of layer 3, the top.
+const LAYER_3: u64 = 0xFFFF << 48;
+
+/// 16 bits of the mover's stones above layer 0 (48 bits, shifted down to bits 0..48), mixed
+/// by one multiplication: the page of positions that differ there differs too, most of the
+/// time.
+#[inline(always)]
+const fn page_hash(upper: u64) -> u64 {
+    upper.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 48
+}
+
+/// The table key of the position where the player to move holds `mover` and the cells of
+/// `occupied` are filled (see the module documentation): the page in bits 64..80, the columns
+/// above layer 0 in bits 0..64.
+///
+/// Contract: `occupied` obeys gravity and holds `mover`.
+///
+/// ```
+/// use score4_board::key::{decode_table_key, table_key};
+/// // White (to move on the empty board) holds nothing: page 0, every column 0000.
+/// assert_eq!(table_key(0, 0), 0);
+/// // After white's stone in column 0 black is to move and holds nothing: page 0, and column 0's
+/// // marker on layer 1 (bit 0 of the low word).
+/// assert_eq!(table_key(0, 1), 1);
+/// assert_eq!(decode_table_key(1), Some((1, 0)));
+/// // Black's answers in column 0 or 5 share the page: white (to move) holds cell 0 in both.
+/// assert_eq!(table_key(1, 1 | 1 << 16) >> 64, 1);
+/// assert_eq!(table_key(1, 1 | 1 << 5) >> 64, 1);
+/// ```
+#[inline(always)]
+pub const fn table_key(mover: u64, occupied: u64) -> u128 {
+    let page = (mover & LAYER_0) ^ page_hash(mover >> 16);
+    let lowest_empty_above_bottom = !occupied & (occupied << 16);
+    let columns = ((mover | lowest_empty_above_bottom) >> 16) | (occupied & LAYER_3);
+    ((page as u128) << 64) | columns as u128
+}
+
+/// The stones `(white, black)` of a table key; `None` if `key` is no table key.
+pub fn decode_table_key(key: u128) -> Option<(u64, u64)> {
+    if key >> 80 != 0 {
+        return None;
+    }
+    let columns = key as u64;
+    let (mut occupied, mut upper) = (0u64, 0u64);
+    for c in 0..16 {
+        // Column c's four bits: layers 1, 2, 3 and "full".
+        let bits: Vec<bool> = (0..4).map(|z| columns >> (16 * z + c) & 1 != 0).collect();
+        let Some(marker) = bits.iter().rposition(|&b| b) else {
+            continue; // an empty column
+        };
+        // The marker sits on layer marker + 1 (layer 4: full), so the column holds marker + 1
+        // stones: layer 0 and the layers 1..=marker below the marker.
+        for z in 0..=marker {
+            occupied |= 1 << (16 * z + c);
+        }
+        for (z, &bit) in bits.iter().enumerate().take(marker) {
+            if bit {
+                upper |= 1 << (16 * (z + 1) + c);
+            }
+        }
+    }
+    let bottom = ((key >> 64) as u64 ^ page_hash(upper >> 16)) & LAYER_0;
+    if bottom & !occupied != 0 {
+        return None;
+    }
+    let mover = upper | bottom;
+    let other = occupied & !mover;
+    Some(if occupied.count_ones() % 2 == 0 {
+        (mover, other)
+    } else {
+        (other, mover)
+    })
+}
+
+/// The least table key over the images of the position with these stones under `group`:
+/// the same for any two positions that are images of each other under `group`, and the table
+/// key of one image of the position, so a table keyed this way never mixes positions of
+/// different values. With the trivial group it is the position's own table key.
+#[inline(always)]
+pub fn least_image_table_key(white: u64, black: u64, group: SymmetryGroup) -> u128 {
+    let occupied = white | black;
+    let mover = if occupied.count_ones() % 2 == 0 {
+        white
+    } else {
+        black
+    };
+    if group.is_trivial() {
+        return table_key(mover, occupied);
+    }
+    group
+        .iter()
+        .map(|sym| table_key(sym.apply_bits(mover), sym.apply_bits(occupied)))
         .fold(u128::MAX, u128::min)
 }
 

@@ -6,7 +6,7 @@ use core::fmt;
 
 use crate::bitboard::BitBoard;
 use crate::geometry::{Cell, Column, ALL_LINES, LINES, LINE_SET_THROUGH};
-use crate::key::{least_image_key, SymmetricKeys};
+use crate::key::{least_image_key, least_image_table_key, table_key, SymmetricKeys};
 use crate::symmetry::{Symmetry, SymmetryGroup};
 
 /// A player. White (`X`) moves first, black (`O`) second.
@@ -87,7 +87,8 @@ impl std::error::Error for PositionError {}
 /// [`Position::play`], each player's threats (empty cells that would complete a line of theirs),
 /// each player's live lines (lines free of the other's stones), the lines holding one and two
 /// stones of each player or more. The side to move follows from the number of stones. Keys are
-/// computed from the stones when asked ([`Position::key_within`]): no symmetric keys are carried
+/// computed from the stones when asked ([`Position::key_within`],
+/// [`Position::table_key_within`]): no symmetric keys are carried
 /// from move to move, so that a position is two cache lines (128 bytes) to copy.
 ///
 /// A `Position` is a plain value (`Copy`); the search copies it to make a move and drops the copy
@@ -266,24 +267,43 @@ impl Position {
     }
 
     /// The least compact key over the images of the position under `group`
-    /// ([`least_image_key`]): with [`Position::transposing_symmetries`] of a search's root, the
-    /// key under which the search's table finds every position of its tree and its images.
+    /// ([`least_image_key`]); with all 8 symmetries the canonical key. (Searches key their
+    /// tables with [`Position::table_key_within`], the same idea in another encoding.)
     #[inline(always)]
     pub fn key_within(&self, group: SymmetryGroup) -> u128 {
         least_image_key(self.stones[0].0, self.stones[1].0, group)
     }
 
-    /// [`Position::key_within`] of the position after the mover plays `cell`, without making
-    /// the move.
+    /// The least table key over the images of the position under `group`
+    /// ([`least_image_table_key`]): with [`Position::transposing_symmetries`] of a search's
+    /// root, the key under which the search's table finds every position of its tree and its
+    /// images. The children of a position share their key's page (its top 16 bits) when
+    /// `group` is trivial, which the table turns into locality.
     #[inline(always)]
-    pub fn key_after_within(&self, cell: Cell, group: SymmetryGroup) -> u128 {
-        let bit = 1u64 << cell.index();
-        let [white, black] = self.stones.map(|stones| stones.0);
-        if self.mover() == Colour::White {
-            least_image_key(white | bit, black, group)
-        } else {
-            least_image_key(white, black | bit, group)
+    pub fn table_key_within(&self, group: SymmetryGroup) -> u128 {
+        if group.is_trivial() {
+            return table_key(self.stones(self.mover()).0, self.occupied().0);
         }
+        least_image_table_key(self.stones[0].0, self.stones[1].0, group)
+    }
+
+    /// [`Position::table_key_within`] of the position after the mover plays `cell`, without
+    /// making the move.
+    #[inline(always)]
+    pub fn table_key_after_within(&self, cell: Cell, group: SymmetryGroup) -> u128 {
+        let bit = 1u64 << cell.index();
+        let occupied = self.occupied().0 | bit;
+        // After the move the opponent is to move, holding what it holds now.
+        let mover_after = self.stones(self.mover().other()).0;
+        if group.is_trivial() {
+            return table_key(mover_after, occupied);
+        }
+        let (white, black) = if self.mover() == Colour::White {
+            (occupied & !mover_after, mover_after)
+        } else {
+            (mover_after, occupied & !mover_after)
+        };
+        least_image_table_key(white, black, group)
     }
 
     /// The symmetries that can make two different positions below this one (positions holding

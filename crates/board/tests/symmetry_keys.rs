@@ -1,8 +1,9 @@
 //! What `Position::play` keeps up to date, checked after every move of many seeded random games
 //! against definitions computed from scratch: threats, openings, live lines, the lines through each
 //! empty cell holding 0, 1 or 2 of a player's stones, the threats a move creates, wins, the 8 symmetric
-//! keys, the keys within each group of symmetries (the canonical key among them), the
-//! transposing symmetries, and the compact key's decoding.
+//! keys, the keys within each group of symmetries (the canonical key among them), the table keys
+//! (injective, the children of a node on one page), the transposing symmetries, and the compact
+//! and table keys' decoding.
 
 mod common;
 
@@ -10,7 +11,7 @@ use std::collections::HashSet;
 
 use common::{has_four, XorShift};
 use score4_board::geometry::{CELLS, LINES};
-use score4_board::key::{compact_key, decode_compact};
+use score4_board::key::{compact_key, decode_compact, decode_table_key, table_key};
 use score4_board::symmetry::SymmetryGroup;
 use score4_board::{BitBoard, Cell, Colour, Column, Position, Symmetry};
 
@@ -109,6 +110,30 @@ fn check_keys(position: &Position, context: &str) {
         position.key_within(SymmetryGroup::TRIVIAL),
         compact_key(white, black)
     );
+    // The table keys within a group: the least table key over its members' images, each the
+    // key of the image's own stones (decoded back to them: the key is injective).
+    for group in groups().into_iter().chain([transposing]) {
+        let least = group
+            .iter()
+            .map(|sym| {
+                let (w, b) = (sym.apply_bits(white), sym.apply_bits(black));
+                let mover = if position.mover() == Colour::White {
+                    w
+                } else {
+                    b
+                };
+                let key = table_key(mover, w | b);
+                assert_eq!(decode_table_key(key), Some((w, b)), "{sym:?}: {context}");
+                key
+            })
+            .min()
+            .expect("a group holds the identity");
+        assert_eq!(
+            position.table_key_within(group),
+            least,
+            "{group:?}: {context}"
+        );
+    }
     // Every symmetry whose image never puts a stone on a stone of the other colour is in the
     // transposing group (checked cell by cell).
     for sym in Symmetry::ALL {
@@ -229,6 +254,12 @@ fn check_open_position(position: &Position, context: &str) {
     }
     // A move wins exactly when it makes four, and the canonical key after it can be foreseen.
     let mover = position.mover();
+    let first_child_page = playable.first().map(|cell| {
+        position
+            .after(cell)
+            .table_key_within(SymmetryGroup::TRIVIAL)
+            >> 64
+    });
     for cell in playable {
         let next = position.after(cell);
         assert_eq!(
@@ -247,12 +278,20 @@ fn check_open_position(position: &Position, context: &str) {
         }
         for group in groups() {
             assert_eq!(
-                position.key_after_within(cell, group),
-                next.key_within(group),
-                "key_after_within {group:?}, cell {}: {context}",
+                position.table_key_after_within(cell, group),
+                next.table_key_within(group),
+                "table_key_after_within {group:?}, cell {}: {context}",
                 cell.index()
             );
         }
+        // The children share the page of their table keys: it depends only on the stones of
+        // the player to move after the move, who does not move now.
+        assert_eq!(
+            Some(next.table_key_within(SymmetryGroup::TRIVIAL) >> 64),
+            first_child_page,
+            "page of cell {}: {context}",
+            cell.index()
+        );
     }
 }
 
@@ -319,6 +358,22 @@ fn a_mirror_symmetric_position_has_four_distinct_image_keys() {
     assert_eq!(keys.image(mirror_in_x), keys.image(Symmetry::IDENTITY));
     let distinct: HashSet<u128> = Symmetry::ALL.iter().map(|&sym| keys.image(sym)).collect();
     assert_eq!(distinct.len(), 4);
+}
+
+/// Guards `decode_table_key`: a full board round-trips (every column's marker in the "full"
+/// layer), and keys that are no table key are refused — anything above bit 80, and a page
+/// putting a stone of the mover on the bottom of an empty column.
+#[test]
+fn decode_table_key_round_trips_a_full_board_and_rejects_non_keys() {
+    let white = 0x5555_AAAA_5555_AAAA;
+    let black = !white;
+    let key = table_key(white, white | black);
+    assert_eq!(key as u64 >> 48, 0xFFFF, "every column full");
+    assert_eq!(decode_table_key(key), Some((white, black)));
+    assert_eq!(decode_table_key(1 << 80), None);
+    // The empty board's key is 0; page bit 3 would put a stone on column 3's empty bottom.
+    assert_eq!(decode_table_key(0), Some((0, 0)));
+    assert_eq!(decode_table_key(1 << 67), None);
 }
 
 /// Guards `decode_compact` on inputs that are not compact keys: anything above bit 80, and a

@@ -301,14 +301,15 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let summary = format!(
         "{solved} solved ({values}), {bad} bad; mode {mode}; {workers}{} nodes in {searching:.3} s of \
          search ({:.2} M nodes/s, {:.0} nodes per position), {seconds:.3} s in all with the \
-         table's set-up ({set_up:.3} s); table {} {} (S = {}, k = {}, huge pages {}): {} probes, \
+         table's set-up ({set_up:.3} s); table {} {} ({} blocks of S = {} buckets, k = {}, huge pages {}): {} probes, \
          {:.1}% hits, {} stores, {} replacements",
         total.nodes,
         total.nodes as f64 / searching.max(1e-9) / 1e6,
         total.nodes as f64 / solved.max(1) as f64,
         format_bytes(table.bytes()),
         table.replacement(),
-        table.buckets(),
+        table.blocks(),
+        table.block_buckets(),
         table.key_bits(),
         if table.huge_pages() { "on" } else { "off" },
         total.table.probes,

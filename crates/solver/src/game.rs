@@ -51,7 +51,9 @@ pub trait Game: Copy {
     /// The key of the position in a table shared by searches (below `2^KEY_WIDTH`): the same
     /// for the position and its images under `symmetries`, and otherwise unique, so that a key
     /// found in the table is always this position or one of its images (of the same value),
-    /// whichever symmetries the search that stored it used.
+    /// whichever symmetries the search that stored it used. Above 64 bits the table keeps keys
+    /// that share their top bits (the *page*) in one block of memory: the 3-D game's key
+    /// ([`Position::table_key_within`]) gives the children of a node one page.
     fn key(&self, symmetries: Self::Symmetries) -> u128;
     /// [`Self::key`] of the position after the mover plays `cell`.
     fn key_after(&self, cell: Cell, symmetries: Self::Symmetries) -> u128;
@@ -142,11 +144,11 @@ impl Game for Position {
     }
     #[inline(always)]
     fn key(&self, symmetries: SymmetryGroup) -> u128 {
-        self.key_within(symmetries)
+        self.table_key_within(symmetries)
     }
     #[inline(always)]
     fn key_after(&self, cell: Cell, symmetries: SymmetryGroup) -> u128 {
-        self.key_after_within(cell, symmetries)
+        self.table_key_after_within(cell, symmetries)
     }
     #[inline(always)]
     fn order(&self, moves: BitBoard) -> OrderedMoves {

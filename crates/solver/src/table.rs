@@ -1,24 +1,33 @@
-//! The transposition table of DESIGN §4: exact hits by the Chinese remainder theorem.
+//! The transposition table of DESIGN §4: exact hits by the Chinese remainder theorem, with
+//! the positions of one page kept together in memory.
 //!
 //! # Layout
 //!
 //! ```text
-//! bucket b = key mod S  (S prime)          one entry = one AtomicU64
-//! ┌──────────── entry 0 ────────────┬──────────── entry 1 ────────────┐   TWOBIG: 16 bytes
-//! │ key mod 2^k │ work (5) │ value  │ key mod 2^k │ work (5) │ value  │   NEW, BIG: one entry
-//! └─────────────────────────────────┴─────────────────────────────────┘
-//!   bits 63..6    bits 5..1  bit 0                           (Format::Binary)
-//!
-//! │ key mod 2^k │ work (2) │ bound (7) │                     (Format::Bounds)
-//!   bits 63..9    bits 8..7  bits 6..0
+//! key = page · 2^64 + low          (80-bit keys: 2^16 pages; keys below 2^64: one page)
+//! block p ──────────────────────────────────────────────────────────────────────────┐
+//! │ bucket p·S + (low mod S)    (S prime; the page's S buckets lie side by side)     │
+//! │ ┌──────────── entry 0 ────────────┬──────────── entry 1 ────────────┐            │
+//! │ │ low mod 2^k │ work (5) │ value  │ low mod 2^k │ work (5) │ value  │  TWOBIG    │
+//! │ └─────────────────────────────────┴─────────────────────────────────┘  (16 B)    │
+//! └──────────────────────────────────────────────────────────────────────────────────┘
+//!   entry bits: 63..6 key, 5..1 work, 0 value       (Format::Binary; NEW, BIG: one entry)
+//!               63..9 key, 8..7 work, 6..0 bound    (Format::Bounds)
 //! ```
 //!
-//! - The key is an 80-bit compact key: the least over the images of the position under the
-//!   search's group of symmetries (the canonical key when all 8 can matter, the position's own
-//!   compact key when none can; `Game::transposing_symmetries`). The bucket index is `key mod S` and an entry
-//!   stores `key mod 2^k` with `S · 2^k ≥ 2^80`. Since `S` is odd, the pair
-//!   `(key mod S, key mod 2^k)` determines `key mod (S · 2^k) = key`: **a hit is always the same
-//!   position** (up to symmetry), never a look-alike.
+//! - The 3-D game's key is the table key of `score4_board::key`: the least over the images of
+//!   the position under the search's group of symmetries (the identity alone for most
+//!   positions; `Game::transposing_symmetries`). Its top 16 bits, the *page*, depend only on
+//!   the stones of the player to move, so **all children of a node share a page**. The table
+//!   gives each page its own block of `S` buckets, so the enhanced transposition cutoff reads a
+//!   node's children from one block (16 KiB in a 1 GiB table) instead of sixteen places spread
+//!   over the whole table: on this hardware every read of a large table far from the last ones
+//!   costs an address translation (docs/PERFORMANCE.md).
+//! - Within its block a key sits in bucket `low mod S`, and an entry stores `low mod 2^k` with
+//!   `S · 2^k ≥ 2^64`. The bucket gives the page (which block) and `low mod S`; since `S` is
+//!   odd, `(low mod S, low mod 2^k)` determines `low mod (S · 2^k) = low`: **a hit is always the
+//!   same position** (up to symmetry), never a look-alike. Keys of at most 64 bits (the classic
+//!   game's 49) have one page: the table is then one block of `S` buckets, DESIGN §4's layout.
 //! - `work` is `1 + ⌊log2(nodes of the subtree)⌋`, capped at 31; an entry of all zeros is empty
 //!   (a stored entry has work ≥ 1).
 //! - [`Format::Binary`] (the report's question): `value` is 1 when the first player wins.
@@ -27,14 +36,14 @@
 //!   `1 + 2·(b + 31) + lower` for `b` in `-31..=31` — every score of a position with at least
 //!   two stones lies there, and a bound outside says nothing, so it is not stored. Its work is
 //!   coarser: 1 for a subtree below 32 nodes, 2 below 4096, else 3. Three more payload bits
-//!   mean three fewer key bits, so the smallest table is 8 times larger: 256 MiB (NEW, BIG) or
-//!   512 MiB (TWOBIG).
+//!   mean three fewer key bits, so the smallest table is 8 times larger: about 273 MiB (NEW,
+//!   BIG) or 546 MiB (TWOBIG).
 //! - Each entry is read and written with one relaxed atomic 64-bit access, so threads can share
 //!   the table: an entry read is always an entry some thread wrote whole. Races can only lose an
 //!   entry or keep a worse one, never make a wrong hit.
 //!
-//! In the binary format 58 bits are left for `key mod 2^k`, so `S ≥ 2^22`: the smallest table is
-//! 32 MiB (NEW, BIG) or 64 MiB (TWOBIG).
+//! In the binary format 58 bits are left for `low mod 2^k`, so `S > 2^6`: the smallest table
+//! has 2^16 blocks of 67 buckets, about 34 MiB (NEW, BIG) or 67 MiB (TWOBIG).
 //!
 //! The classic 7×6 game's keys have 49 bits ([`TranspositionTable::with_key_width`]): any
 //! table with 2^10 buckets or more stays exact in both formats (`k = 49 - ⌊log2 S⌋`).
@@ -122,20 +131,28 @@ impl Format {
         }
     }
 
-    /// Smallest bucket count for keys of `key_width` bits: `S · 2^k ≥ 2^key_width` with
-    /// `k = 64 - payload bits`, and never below [`MIN_BUCKETS`].
-    const fn min_buckets(self, key_width: u32) -> u64 {
+    /// A bound `S` must exceed for keys of `key_width` bits: `S · 2^k ≥ 2^low_width` with
+    /// `k = 64 - payload bits` and `low_width` the key bits below the page, and the table never
+    /// below [`MIN_BUCKETS`] in all.
+    const fn min_block_buckets(self, key_width: u32) -> u64 {
         let room = 64 - self.payload_bits();
-        if key_width > room && (1 << (key_width - room)) > MIN_BUCKETS {
-            1 << (key_width - room)
+        let low_width = if key_width < 64 { key_width } else { 64 };
+        let floor = MIN_BUCKETS >> page_bits(key_width);
+        if low_width > room && (1 << (low_width - room)) > floor {
+            1 << (low_width - room)
         } else {
-            MIN_BUCKETS
+            floor
         }
     }
 }
 
 /// The fewest buckets of any table (keys short enough to need no more).
 const MIN_BUCKETS: u64 = 1 << 10;
+
+/// Bits of a key above its low 64 (the page): the table has `2^page_bits` blocks.
+const fn page_bits(key_width: u32) -> u32 {
+    key_width.saturating_sub(64)
+}
 
 /// The width of the 3-D game's compact keys, the default of every constructor.
 pub const KEY_WIDTH_3D: u32 = 80;
@@ -270,10 +287,10 @@ impl std::ops::AddAssign for TableStats {
 /// ([`Format::Binary`]) or for bounds on the first player's score ([`Format::Bounds`]).
 pub struct TranspositionTable {
     entries: AtomicBlock,
-    /// `S`: the number of buckets, a prime.
-    buckets: u64,
-    /// `2^64 mod S`, to reduce 80-bit keys with 64-bit arithmetic.
-    two_pow_64_mod: u64,
+    /// `S`: the number of buckets of each page's block, a prime.
+    block_buckets: u64,
+    /// Number of blocks, one per page: `2^(key_width - 64)`, or 1 for keys of 64 bits or less.
+    blocks: u64,
     /// `⌊2^64 / S⌋`, to reduce modulo `S` by multiplication (Barrett) instead of division.
     reciprocal: u64,
     /// `k`: key bits stored per entry.
@@ -291,7 +308,8 @@ pub struct TranspositionTable {
 impl fmt::Debug for TranspositionTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TranspositionTable")
-            .field("buckets", &self.buckets)
+            .field("blocks", &self.blocks)
+            .field("block_buckets", &self.block_buckets)
             .field("key_bits", &self.key_bits)
             .field("key_width", &self.key_width)
             .field("replacement", &self.replacement)
@@ -332,14 +350,15 @@ impl TranspositionTable {
 
     /// The smallest table, in bytes, for `replacement`, `format` and keys of `key_width` bits.
     pub fn minimum_bytes_for_keys(replacement: Replacement, format: Format, key_width: u32) -> u64 {
-        let mut s = format.min_buckets(key_width) + 1;
+        let mut s = format.min_block_buckets(key_width) + 1;
         while !is_prime(s) {
             s += 1;
         }
-        s * 8 * replacement.entries_per_bucket() as u64
+        (s << page_bits(key_width)) * 8 * replacement.entries_per_bucket() as u64
     }
 
-    /// A table of at most `bytes` bytes: `S` is the largest prime with `S` buckets fitting.
+    /// A table of at most `bytes` bytes: `S` is the largest prime with `2^16` blocks of `S`
+    /// buckets fitting.
     /// Its pages are touched at once (see [`Self::with_threads`]).
     pub fn new(bytes: u64, replacement: Replacement) -> Result<TranspositionTable, TableError> {
         Self::with_threads(bytes, replacement, 1)
@@ -376,28 +395,30 @@ impl TranspositionTable {
         key_width: u32,
     ) -> Result<TranspositionTable, TableError> {
         assert!(key_width <= KEY_WIDTH_3D, "keys have at most 80 bits");
-        let min_buckets = format.min_buckets(key_width);
+        let min_block_buckets = format.min_block_buckets(key_width);
         let bucket_bytes = 8 * replacement.entries_per_bucket() as u64;
-        let mut buckets = bytes / bucket_bytes;
-        while buckets > min_buckets && !is_prime(buckets) {
-            buckets -= 1;
+        let blocks = 1u64 << page_bits(key_width);
+        let mut block_buckets = bytes / bucket_bytes / blocks;
+        while block_buckets > min_block_buckets && !is_prime(block_buckets) {
+            block_buckets -= 1;
         }
-        if buckets <= min_buckets {
+        if block_buckets <= min_block_buckets {
             let minimum = Self::minimum_bytes_for_keys(replacement, format, key_width);
             return Err(TableError::TooSmall { bytes, minimum });
         }
-        // S is an odd prime, not a power of two, so S · 2^(w - ⌊log2 S⌋) > 2^w.
-        let key_bits = key_width.saturating_sub(63 - buckets.leading_zeros());
+        // S is an odd prime, not a power of two, so S · 2^(w - ⌊log2 S⌋) > 2^w for the w low
+        // key bits.
+        let low_width = key_width.min(64);
+        let key_bits = low_width.saturating_sub(63 - block_buckets.leading_zeros());
         debug_assert!(key_bits + format.payload_bits() <= 64);
-        let words = buckets as usize * replacement.entries_per_bucket();
+        let words = (blocks * block_buckets) as usize * replacement.entries_per_bucket();
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
         entries.touch(threads);
-        let two_pow_64_mod = ((1u128 << 64) % buckets as u128) as u64;
-        let reciprocal = ((1u128 << 64) / buckets as u128) as u64;
+        let reciprocal = ((1u128 << 64) / block_buckets as u128) as u64;
         Ok(TranspositionTable {
             entries,
-            buckets,
-            two_pow_64_mod,
+            block_buckets,
+            blocks,
             reciprocal,
             key_bits,
             key_width,
@@ -408,12 +429,24 @@ impl TranspositionTable {
         })
     }
 
-    /// `S`, the number of buckets (a prime).
+    /// The number of buckets in all: [`Self::blocks`] blocks of [`Self::block_buckets`].
     pub fn buckets(&self) -> u64 {
-        self.buckets
+        self.blocks * self.block_buckets
     }
 
-    /// `k`, the key bits stored per entry (`S · 2^k ≥ 2^key_width`).
+    /// `S`, the number of buckets of each page's block (a prime).
+    pub fn block_buckets(&self) -> u64 {
+        self.block_buckets
+    }
+
+    /// The number of blocks, one per page of the keys (`2^16` for 80-bit keys, 1 for keys of at
+    /// most 64 bits).
+    pub fn blocks(&self) -> u64 {
+        self.blocks
+    }
+
+    /// `k`, the key bits stored per entry (`S · 2^k ≥ 2^64`, or `2^key_width` for narrower
+    /// keys).
     pub fn key_bits(&self) -> u32 {
         self.key_bits
     }
@@ -473,17 +506,15 @@ impl TranspositionTable {
         used as f64 / seen.max(1) as f64
     }
 
-    /// Where `key` lives: its bucket and the key bits its entry holds.
+    /// Where `key` lives: its bucket (in its page's block) and the key bits its entry holds.
     #[inline(always)]
     pub fn slot(&self, key: u128) -> Slot {
         debug_assert!(
             key >> self.key_width == 0,
             "a key wider than the table takes"
         );
-        let (high, low) = ((key >> 64) as u64, key as u64);
-        // key mod S = (high · (2^64 mod S) + low mod S) mod S; high < 2^16 and S < 2^40 keep
-        // every term below 2^64.
-        let bucket = self.reduce(high * self.two_pow_64_mod + self.reduce(low));
+        let (page, low) = ((key >> 64) as u64, key as u64);
+        let bucket = page * self.block_buckets + self.reduce(low);
         let stored = low & ((1u64 << self.key_bits) - 1);
         Slot {
             first: bucket as usize * self.replacement.entries_per_bucket(),
@@ -491,8 +522,7 @@ impl TranspositionTable {
         }
     }
 
-    /// [`Self::slot`] of a key below `2^64` (the classic game's): one reduction instead of two,
-    /// the same slot.
+    /// [`Self::slot`] of a key below `2^64` (the classic game's: page 0), the same slot.
     #[inline(always)]
     pub fn narrow_slot(&self, key: u64) -> Slot {
         debug_assert!(self.key_width >= 64 || key >> self.key_width == 0);
@@ -508,9 +538,9 @@ impl TranspositionTable {
     #[inline(always)]
     fn reduce(&self, x: u64) -> u64 {
         let estimate = ((x as u128 * self.reciprocal as u128) >> 64) as u64;
-        let r = x - estimate * self.buckets;
-        if r >= self.buckets {
-            r - self.buckets
+        let r = x - estimate * self.block_buckets;
+        if r >= self.block_buckets {
+            r - self.block_buckets
         } else {
             r
         }
@@ -699,10 +729,11 @@ mod tests {
                 1 << 30,
             ] {
                 let t = TranspositionTable::new(bytes, replacement).unwrap();
-                assert!(is_prime(t.buckets()));
+                assert!(is_prime(t.block_buckets()));
+                assert_eq!(t.blocks(), 1 << 16, "one block per page of an 80-bit key");
                 assert!(t.bytes() <= bytes);
-                // S · 2^k ≥ 2^80, and the tag fits beside the payload.
-                assert!((t.buckets() as u128) << t.key_bits() >= 1u128 << 80);
+                // S · 2^k ≥ 2^64 for the low key bits, and the tag fits beside the payload.
+                assert!((t.block_buckets() as u128) << t.key_bits() >= 1u128 << 64);
                 assert!(t.key_bits() + Format::Binary.payload_bits() <= 64);
             }
         }
@@ -741,23 +772,25 @@ mod tests {
     }
 
     fn check_slot(t: &TranspositionTable, key: u128) {
-        {
-            let slot = t.slot(key);
-            assert_eq!(slot.first as u128, key % t.buckets() as u128);
-            assert_eq!(
-                slot.tag >> t.format().payload_bits(),
-                (key & ((1 << t.key_bits()) - 1)) as u64
-            );
-        }
+        let slot = t.slot(key);
+        let (page, low) = (key >> 64, key as u64 as u128);
+        let s = t.block_buckets() as u128;
+        // The page's block, and the low bits' bucket in it.
+        assert_eq!(slot.first as u128, page * s + low % s);
+        assert_eq!(
+            slot.tag >> t.format().payload_bits(),
+            (low & ((1 << t.key_bits()) - 1)) as u64
+        );
     }
 
     #[test]
     fn colliding_keys_never_hit_each_other() {
-        // Keys in one bucket (equal mod S) and keys with equal stored bits (equal mod 2^k) in
-        // other buckets: each probe must find its own value or nothing.
+        // Keys in one bucket (one page, low bits equal mod S) and keys with equal stored bits
+        // (equal mod 2^k) in other buckets, and (when `j << k` reaches the page) in other
+        // blocks: each probe must find its own value or nothing.
         for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
             let t = small(replacement);
-            let s = t.buckets() as u128;
+            let s = t.block_buckets() as u128;
             let k = t.key_bits();
             let base: u128 = 0xABCD_0123_4567_89AB_CDEF & ((1 << 80) - 1);
             let same_bucket: Vec<u128> =
@@ -785,7 +818,7 @@ mod tests {
         let mut stats = TableStats::default();
         for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
             let t = small(replacement);
-            let s = t.buckets() as u128;
+            let s = t.block_buckets() as u128;
             let (big, small_one, newer) = (5u128, 5 + s, 5 + 2 * s); // one bucket
             t.store(t.slot(big), true, 1 << 20, &mut stats);
             t.store(t.slot(small_one), false, 2, &mut stats);
@@ -837,8 +870,8 @@ mod tests {
         for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
             let bytes = TranspositionTable::minimum_bytes_for(replacement, Format::Bounds);
             let t = TranspositionTable::with_format(bytes, replacement, Format::Bounds, 2).unwrap();
-            assert!((t.buckets() as u128) << t.key_bits() >= 1u128 << 80);
-            let s = t.buckets() as u128;
+            assert!((t.block_buckets() as u128) << t.key_bits() >= 1u128 << 64);
+            let s = t.block_buckets() as u128;
             let k = t.key_bits();
             let base: u128 = 0x0BCD_0123_4567_89AB_CDEF & ((1 << 80) - 1);
             let keys: Vec<u128> = (1..40)

@@ -28,14 +28,15 @@ fn hammer(replacement: Replacement) {
     let table =
         TranspositionTable::new(TranspositionTable::minimum_bytes(replacement), replacement)
             .expect("the smallest table");
-    let buckets = table.buckets() as u128;
-    // Keys are drawn from 8 per bucket of the first 2^14 buckets (bucket + m·S: the same
-    // bucket, different stored bits), so stores from different threads keep replacing each
-    // other in the same words.
+    let block_buckets = table.block_buckets() as u128;
+    // Keys are drawn from 8 per bucket of four pages' blocks (page,
+    // and bucket + m·S in the low bits: the same bucket, different stored bits), so stores from
+    // different threads keep replacing each other in the same words.
     let key_of = |draw: u64| {
-        let bucket = (draw & 0x3FFF) as u128;
+        let bucket = (draw & 0x3FFF) as u128 % block_buckets;
         let lap = ((draw >> 14) & 7) as u128 + 1;
-        bucket + lap * buckets
+        let page = ((draw >> 17) & 3) as u128;
+        (page << 64) + bucket + lap * block_buckets
     };
     let threads = 4;
     let totals: Vec<(u64, TableStats)> = std::thread::scope(|scope| {
