@@ -174,7 +174,7 @@ pub fn decode_table_key(key: u128) -> Option<(u64, u64)> {
     }
     let mover = upper | bottom;
     let other = occupied & !mover;
-    Some(if occupied.count_ones() % 2 == 0 {
+    Some(if occupied.count_ones().is_multiple_of(2) {
         (mover, other)
     } else {
         (other, mover)
@@ -188,7 +188,7 @@ pub fn decode_table_key(key: u128) -> Option<(u64, u64)> {
 #[inline(always)]
 pub fn least_image_table_key(white: u64, black: u64, group: SymmetryGroup) -> u128 {
     let occupied = white | black;
-    let mover = if occupied.count_ones() % 2 == 0 {
+    let mover = if occupied.count_ones().is_multiple_of(2) {
         white
     } else {
         black
