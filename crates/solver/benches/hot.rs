@@ -51,12 +51,12 @@ fn board(c: &mut Criterion) {
         ("plain", SymmetryGroup::TRIVIAL),
     ] {
         c.bench_function(
-            &format!("{name} keys of all children (256 positions)"),
+            &format!("{name} table keys of all children (256 positions)"),
             |b| {
                 b.iter(|| {
                     for (position, cells) in &positions {
                         for &cell in cells {
-                            black_box(position.key_after_within(cell, black_box(group)));
+                            black_box(position.table_key_after_within(cell, black_box(group)));
                         }
                     }
                 })
