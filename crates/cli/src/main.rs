@@ -102,7 +102,7 @@ pub struct SolveArgs {
     /// What to find: first-wins (does the first player win? the report's question), wdl (win,
     /// draw or loss for the side to move) or exact (the score for the side to move: a win with
     /// the winner's k-th stone scores 33 - k, a loss the negative). wdl and exact need a table
-    /// of more than 512 MiB (TWOBIG; 256 MiB for NEW and BIG).
+    /// of at least 521 MiB (TWOBIG; 261 MiB for NEW and BIG).
     #[arg(long, default_value = "first-wins", value_parser = parse_mode)]
     mode: score4_solver::Mode,
     /// Worker threads (default: one per physical core). 1 runs the sequential solver alone;
@@ -148,7 +148,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     json: bool,
     /// Size of the transposition table of bounds (default 1GiB; 16MiB for the classic game,
-    /// whose keys stay exact in any table; in 3-D more than 512 MiB for TWOBIG, 256 MiB for NEW
+    /// whose keys stay exact in any table; in 3-D at least 521 MiB for TWOBIG, 261 MiB for NEW
     /// and BIG).
     #[arg(long, value_parser = size::parse_bytes)]
     tt_size: Option<u64>,

@@ -6,7 +6,7 @@ use score4_board::{Game, Outcome};
 use score4_classic::ClassicGame;
 use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
 
-/// Large enough for a table of bounds (more than 512 MiB for TWOBIG).
+/// Large enough for a table of bounds (at least 521 MiB for TWOBIG).
 const TT: &str = "600MiB";
 
 fn score4() -> Command {

@@ -100,7 +100,7 @@ fn small_search(c: &mut Criterion) {
     .expect("the smallest table");
     let mut group = c.benchmark_group("search");
     group.sample_size(20);
-    group.bench_function("20 positions of 40 stones, cleared 64 MiB table", |b| {
+    group.bench_function("20 positions of 40 stones, cleared 67 MiB table", |b| {
         b.iter_batched(
             || table.clear(),
             |()| {

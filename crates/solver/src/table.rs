@@ -36,8 +36,8 @@
 //!   `1 + 2·(b + 31) + lower` for `b` in `-31..=31` — every score of a position with at least
 //!   two stones lies there, and a bound outside says nothing, so it is not stored. Its work is
 //!   coarser: 1 for a subtree below 32 nodes, 2 below 4096, else 3. Three more payload bits
-//!   mean three fewer key bits, so the smallest table is 8 times larger: about 273 MiB (NEW,
-//!   BIG) or 546 MiB (TWOBIG).
+//!   mean three fewer key bits, so the smallest table is 8 times larger: 260.5 MiB (NEW,
+//!   BIG) or 521 MiB (TWOBIG).
 //! - Each entry is read and written with one relaxed atomic 64-bit access, so threads can share
 //!   the table: an entry read is always an entry some thread wrote whole. Races can only lose an
 //!   entry or keep a worse one, never make a wrong hit.
