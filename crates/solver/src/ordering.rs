@@ -5,16 +5,18 @@
 //! | ------------------------------------- | ------ |
 //! | a stone of the opponent               | 0      |
 //! | 0 / 1 / 2 stones of the mover         | 1 / 10 / 100 |
-//! | each opening the move creates         | 30 (the report: 1000) |
+//! | each opening the move creates         | 10 (the report: 1000) |
 //! | the move wins by force: it leaves the opponent two openings to block, or one below another threat of the mover | 2^20 (first) |
 //! | black only, per line: 76 minus white's lines black's follow-up leaves alive after the move | 6 |
 //! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 2 |
 //!
 //! A cell lies on at most 7 lines, so a level's line points never add up to the next level's.
 //! The report put every move that creates an opening first; such a move forces the reply but
-//! spends the threat, and when it fails its whole subtree is wasted. Worth a little less than
-//! one more line of two stones, it only breaks ties: 12 % fewer nodes on the first 100
-//! positions of d28 (docs/PERFORMANCE.md).
+//! spends the threat, and when it fails its whole subtree is wasted. Worth far less than one
+//! more line of two stones, it only breaks ties (docs/PERFORMANCE.md: 30 points instead of
+//! 1000, 12 % fewer nodes on the first 100 positions of d28; 10 instead of 30 once the moves
+//! that win by force came first, −7.2 % on the first 300 of d28, −12 % on the first 300 of
+//! d30, −1 % on all of d32).
 //!
 //! A move that wins by force is tried first, whatever else scores: the opponent, who has no
 //! opening of its own, cannot stop both threats (−7.8 % nodes on the first 300 of d28, −6.5 %
@@ -30,9 +32,9 @@ use score4_board::{BitBoard, Cell, Colour, Position};
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
 const LINE_POINTS: [u32; 3] = [1, 10, 100];
 /// Points for each opening of the mover after the move.
-const OPENING_POINTS: u32 = 30;
+const OPENING_POINTS: u32 = 10;
 /// Points for a move that wins by force: more than any other move scores (at most 7 lines of
-/// 100, 16 openings of 30 and the gap points), so it comes first.
+/// 100, 16 openings and the gap points), so it comes first.
 const FORCED_WIN_POINTS: u32 = 1 << 20;
 
 /// Moves in the order to search them, best first, with what scoring them found; a fixed-size list, no
