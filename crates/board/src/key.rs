@@ -98,10 +98,15 @@ pub fn least_image_key(white: u64, black: u64, group: SymmetryGroup) -> u128 {
     if group.is_trivial() {
         return compact_key(white, black);
     }
-    group
-        .iter()
-        .map(|sym| compact_key(sym.apply_bits(white), sym.apply_bits(black)))
-        .fold(u128::MAX, u128::min)
+    least_over(group, |sym| {
+        compact_key(sym.apply_bits(white), sym.apply_bits(black))
+    })
+}
+
+/// The least of `key` over the members of `group`.
+#[inline(always)]
+fn least_over(group: SymmetryGroup, key: impl Fn(Symmetry) -> u128) -> u128 {
+    group.iter().map(key).fold(u128::MAX, u128::min)
 }
 
 /// The cells of layer 0.
@@ -196,10 +201,9 @@ pub fn least_image_table_key(white: u64, black: u64, group: SymmetryGroup) -> u1
     if group.is_trivial() {
         return table_key(mover, occupied);
     }
-    group
-        .iter()
-        .map(|sym| table_key(sym.apply_bits(mover), sym.apply_bits(occupied)))
-        .fold(u128::MAX, u128::min)
+    least_over(group, |sym| {
+        table_key(sym.apply_bits(mover), sym.apply_bits(occupied))
+    })
 }
 
 /// The compact keys of all 8 symmetric images of a position.
