@@ -8,7 +8,7 @@
 //! | each opening the move creates         | 10 (the report: 1000) |
 //! | the move wins by force: it leaves the opponent two openings to block, or one below another threat of the mover | 2^20 (first) |
 //! | black only, per line: 76 minus white's lines black's follow-up leaves alive after the move | 6 |
-//! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 2 |
+//! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 8 |
 //!
 //! A cell lies on at most 7 lines, so a level's line points never add up to the next level's.
 //! The report put every move that creates an opening first; such a move forces the reply but
@@ -146,7 +146,8 @@ pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool, bool) {
 
 /// Points for each of white's 76 lines *not* left alive by black's follow-up strategy after a
 /// black move (`rules::follow_up_gap`); black's moves only. Grid on whole sets (sixth
-/// session): 3 and 6 points, −7 % and −8 % nodes on d32, −10 % and −12 % on d30.
+/// session): 3 and 6 points, −7 % and −8 % nodes on d32, −10 % and −12 % on d30. Again in the
+/// ninth session (first 300 of d28): 3 and 10 points, +2.8 % and +7.0 % against 6.
 const GAP_POINTS: u32 = 6;
 
 /// Points for each black line fewer than [`WHITE_GAP_CAP`] that white's zugzwang strategy
@@ -154,7 +155,10 @@ const GAP_POINTS: u32 = 6;
 /// that nearly prove the win score: points for every line not alive (as for black) gave 13 %
 /// more nodes on the first 100 of d32. Grid there (cap / points): 2 / 1–6 −1 %, 4 / 1–3
 /// −7.7 %, 8 / 1 −7.6 %, 8 / 6 +2 %; whole sets with 4 / 2: d32 −6.4 %, d30 −0.1 %, d28 −3.0 %.
-const WHITE_GAP_POINTS: u32 = 2;
+/// With 10 points per opening and moves that win by force first (ninth session), 8 points
+/// instead of 2 (cap 4): first 300 of d28 −2.0 %, first 300 of d30 −1.4 %, all of d32 −1.5 %,
+/// first 100 of d26 −6.4 % (4 and 16 points: d28 −1.0 % and −2.6 %, d30 −0.6 % and −0.9 %).
+const WHITE_GAP_POINTS: u32 = 8;
 /// See [`WHITE_GAP_POINTS`].
 const WHITE_GAP_CAP: u32 = 4;
 
@@ -167,7 +171,7 @@ pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
 /// [`order_moves`] with points for how close each move brings the mover to a static proof:
 /// `gaps` holds, by column, how many of the opponent's lines the mover's strategy leaves
 /// alive after the move (`rules::follow_up_gap` for black, `rules::zugzwang_gap` for white).
-/// Black gets `GAP_POINTS` (6) for each line not left alive; white `WHITE_GAP_POINTS` (2) for
+/// Black gets `GAP_POINTS` (6) for each line not left alive; white `WHITE_GAP_POINTS` (8) for
 /// each line fewer than `WHITE_GAP_CAP` (4) left alive.
 #[inline(always)]
 pub fn order_moves_by_gaps(position: &Position, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
