@@ -281,9 +281,6 @@ impl Position {
     /// `group` is trivial, which the table turns into locality.
     #[inline(always)]
     pub fn table_key_within(&self, group: SymmetryGroup) -> u128 {
-        if group.is_trivial() {
-            return table_key(self.stones(self.mover()).0, self.occupied().0);
-        }
         least_image_table_key(self.stones[0].0, self.stones[1].0, group)
     }
 
