@@ -33,6 +33,7 @@
 //! ([`least_image_table_key`]): only the symmetries that can make two positions of its tree
 //! images of each other (`Position::transposing_symmetries`), for most positions none.
 
+use crate::geometry::LAYER_BITS;
 use crate::symmetry::{Symmetry, SymmetryGroup};
 
 /// Compact key of the position with the given stones (see the module documentation).
@@ -109,11 +110,11 @@ fn least_over(group: SymmetryGroup, key: impl Fn(Symmetry) -> u128) -> u128 {
     group.iter().map(key).fold(u128::MAX, u128::min)
 }
 
-/// The cells of layer 0.
-const LAYER_0: u64 = 0xFFFF;
+/// The cells of layer 0 (the bottom).
+const LAYER_0: u64 = LAYER_BITS;
 
 /// The cells of layer 3, the top.
-const LAYER_3: u64 = 0xFFFF << 48;
+const LAYER_3: u64 = LAYER_BITS << 48;
 
 /// 16 bits of the mover's stones above layer 0 (48 bits, shifted down to bits 0..48), mixed
 /// by one multiplication: the page of positions that differ there differs too, most of the

@@ -136,7 +136,7 @@ impl Format {
     /// below [`MIN_BUCKETS`] in all.
     const fn min_block_buckets(self, key_width: u32) -> u64 {
         let room = 64 - self.payload_bits();
-        let low_width = if key_width < 64 { key_width } else { 64 };
+        let low_width = low_bits(key_width);
         let floor = MIN_BUCKETS >> page_bits(key_width);
         if low_width > room && (1 << (low_width - room)) > floor {
             1 << (low_width - room)
@@ -152,6 +152,11 @@ const MIN_BUCKETS: u64 = 1 << 10;
 /// Bits of a key above its low 64 (the page): the table has `2^page_bits` blocks.
 const fn page_bits(key_width: u32) -> u32 {
     key_width.saturating_sub(64)
+}
+
+/// Bits of a key below its page, the part the buckets and entries of a block tell apart.
+const fn low_bits(key_width: u32) -> u32 {
+    key_width - page_bits(key_width)
 }
 
 /// The width of the 3-D game's compact keys, the default of every constructor.
@@ -408,8 +413,7 @@ impl TranspositionTable {
         }
         // S is an odd prime, not a power of two, so S · 2^(w - ⌊log2 S⌋) > 2^w for the w low
         // key bits.
-        let low_width = key_width.min(64);
-        let key_bits = low_width.saturating_sub(63 - block_buckets.leading_zeros());
+        let key_bits = low_bits(key_width).saturating_sub(63 - block_buckets.leading_zeros());
         debug_assert!(key_bits + format.payload_bits() <= 64);
         let words = (blocks * block_buckets) as usize * replacement.entries_per_bucket();
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
