@@ -10,6 +10,7 @@ use score4_board::symmetry::SymmetryGroup;
 use score4_board::{BitBoard, Cell, Colour, Position};
 use score4_classic::ClassicPosition;
 
+use crate::forcing::forcing_win;
 use crate::ordering::{order_moves, order_moves_by_gaps, OrderedMoves};
 use crate::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, zugzwang_gap, zugzwang_gap_after,
@@ -68,6 +69,15 @@ pub trait Game: Copy {
     /// A static proof that the first player cannot win (contract: the first player is to
     /// move); `false` says nothing.
     fn second_player_holds(&self) -> bool;
+    /// Whether the first player, to move, wins by a chain of at most `depth` moves that each
+    /// create an opening the second player must block ([`crate::forcing`]), counting the
+    /// positions the chains play in `visited`. Contract: the first player is to move and
+    /// neither player has an opening. `false` says nothing; the classic game does not look.
+    #[inline(always)]
+    fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {
+        let _ = (depth, visited);
+        false
+    }
     /// A static proof that the first player wins (contract: the second player is to move);
     /// `false` says nothing.
     fn first_player_wins_statically(&self) -> bool;
@@ -191,6 +201,10 @@ impl Game for Position {
     #[inline(always)]
     fn first_player_wins_statically(&self) -> bool {
         zugzwang_on_odd_threat(self)
+    }
+    #[inline(always)]
+    fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {
+        forcing_win(self, depth, visited)
     }
 }
 

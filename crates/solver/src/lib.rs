@@ -8,7 +8,9 @@
 //! - [`score`]: win/draw/loss and exact scores, by a few such questions over a table of bounds;
 //! - [`ordering`]: the report's line-score move ordering, insertion sort, best first;
 //! - [`rules`]: static proofs that the second player holds (claimeven and baseinverse on the
-//!   76 lines), each a strategy for black checked against every line white could complete;
+//!   76 lines), each a strategy for black checked against every line white could complete,
+//!   and that the first player wins by zugzwang on a layer-2 threat;
+//! - [`forcing`]: wins of the first player by a chain of threats the second must block;
 //! - [`table`]: the transposition table — compact keys folded over the symmetries that can
 //!   matter below the root (canonical keys when all can), prime size, exact hits by the Chinese
 //!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry;
@@ -21,6 +23,7 @@
 //! dispatch; the table is the one place with `unsafe` (its memory, see `memory.rs`).
 #![warn(missing_docs)]
 
+pub mod forcing;
 pub mod game;
 mod memory;
 pub mod ordering;

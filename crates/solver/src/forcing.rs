@@ -1,0 +1,84 @@
+//! Forcing sequences of the first player: a win by a chain of threats the second player must
+//! answer, found without a search of the whole tree (the survey's threat-space search, in the
+//! narrow form gravity allows).
+//!
+//! White (the first player, to move) plays a move that creates an *opening* — a threat black
+//! can play on at once. Black must block it, on that very cell: anything else lets white make
+//! four there. White goes on with another such move, and so on, until a move leaves black two
+//! openings to block, or one right below another white threat (blocking it makes the cell above
+//! playable, and white wins there). Black has no opening of its own along the way (lines where
+//! black's block makes one are left out), so black never gets a tempo to win first.
+//!
+//! [`forcing_win`] tries every such chain up to a given number of white moves. It settles white
+//! nodes the move ordering would otherwise get wrong: an ordering that puts the most promising
+//! lines first can leave a short forced win behind a long proof (docs/PERFORMANCE.md).
+
+use score4_board::{Cell, Colour, Position};
+
+/// Whether white, to move in `position`, wins by a chain of at most `depth` moves that each
+/// create an opening (module documentation). `visited` grows by the positions the chains play:
+/// two for each white move and black's block, one for the move that ends a chain with a win.
+///
+/// Contract: white is to move, nobody has four in a line, and neither player has an opening.
+/// `true` is a proof that white wins; `false` says nothing.
+///
+/// ```
+/// use score4_board::Game;
+/// use score4_solver::forcing::forcing_win;
+/// let game: Game = "5E220C7E".parse().unwrap();
+/// let position = game.position();
+/// assert_eq!(position.to_string(), "\
+/// z=0      z=1      z=2      z=3      columns
+/// X · X ·  · · O ·  · · · ·  · · · ·  0 1 2 3
+/// · X · X  · · · ·  · · · ·  · · · ·  4 5 6 7
+/// · · · ·  · · · ·  · · · ·  · · · ·  8 9 A B
+/// O · O ·  · · O ·  · · · ·  · · · ·  C D E F
+/// ");
+/// // No single X move threatens twice. But X in column 3 threatens cell 1 (X holds 0 and 2),
+/// // O must block there, and X in column F then threatens cells A (the diagonal 0-5-A-F) and
+/// // B (the edge 3-7-B-F) at once: two white moves.
+/// let mut visited = 0;
+/// assert!(!forcing_win(position, 1, &mut visited));
+/// assert!(forcing_win(position, 2, &mut visited));
+/// assert!(visited >= 3);
+/// ```
+pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
+    debug_assert_eq!(position.mover(), Colour::White);
+    let playable = position.playable().0;
+    let theirs = position.threats(Colour::Black).0;
+    let mine = position.threats(Colour::White).0;
+    debug_assert_eq!((mine | theirs) & playable, 0, "an opening");
+    // Never below a threat of black's: black would win on top.
+    let mut cells = playable & !(theirs >> 16);
+    while cells != 0 {
+        let bit = cells & cells.wrapping_neg();
+        cells &= cells - 1;
+        let cell = Cell::from_index(bit.trailing_zeros() as u8);
+        let created = position.threats_created_by(cell);
+        // (On the top layer `bit << 16` leaves the board: nothing above becomes playable.)
+        let playable_after = (playable & !bit) | (bit << 16);
+        let threats_after = (mine | created.0) & !bit;
+        let openings = threats_after & playable_after;
+        if openings == 0 {
+            continue;
+        }
+        // Black cannot block two cells, and blocking below a threat opens it.
+        if openings & (openings - 1) != 0 || (openings << 16) & threats_after != 0 {
+            *visited += 1;
+            return true;
+        }
+        if depth <= 1 {
+            continue;
+        }
+        let mut after_block = *position;
+        after_block.play_creating(cell, created);
+        after_block.play(Cell::from_index(openings.trailing_zeros() as u8));
+        *visited += 2;
+        // A block that gives black an opening ends the chain: white would have to answer it.
+        let black_openings = after_block.threats(Colour::Black).0 & after_block.playable().0;
+        if black_openings == 0 && forcing_win(&after_block, depth - 1, visited) {
+            return true;
+        }
+    }
+    false
+}
