@@ -6,8 +6,10 @@
 //! can play on at once. Black must block it, on that very cell: anything else lets white make
 //! four there. White goes on with another such move, and so on, until a move leaves black two
 //! openings to block, or one right below another white threat (blocking it makes the cell above
-//! playable, and white wins there). Black has no opening of its own along the way (lines where
-//! black's block makes one are left out), so black never gets a tempo to win first.
+//! playable, and white wins there), or until a quiet move leaves white a win by zugzwang on a
+//! layer-2 threat ([`crate::rules::zugzwang_on_odd_threat`]). Black has no opening of its own
+//! along the way (lines where black's block makes one are left out), so black never gets a
+//! tempo to win first.
 //!
 //! [`forcing_win`] tries every such chain up to a given number of white moves. It settles white
 //! nodes the move ordering would otherwise get wrong: an ordering that puts the most promising
@@ -15,9 +17,13 @@
 
 use score4_board::{Cell, Colour, Position};
 
+use crate::rules::zugzwang_gap_after;
+
 /// Whether white, to move in `position`, wins by a chain of at most `depth` moves that each
-/// create an opening (module documentation). `visited` grows by the positions the chains play:
-/// two for each white move and black's block, one for the move that ends a chain with a win.
+/// create an opening, the last one leaving black two to block, one below another threat, or
+/// (a quiet move) a lost zugzwang (module documentation). `visited` grows by the positions the
+/// chains play: two for each white move and black's block, one for the move that ends a
+/// chain with a win.
 ///
 /// Contract: white is to move, nobody has four in a line, and neither player has an opening.
 /// `true` is a proof that white wins; `false` says nothing.
@@ -60,6 +66,11 @@ pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
         let threats_after = (mine | created.0) & !bit;
         let openings = threats_after & playable_after;
         if openings == 0 {
+            // A quiet move ends a chain too when it leaves white a win by zugzwang.
+            if zugzwang_gap_after(position, cell) == 0 {
+                *visited += 1;
+                return true;
+            }
             continue;
         }
         // Black cannot block two cells, and blocking below a threat opens it.

@@ -404,16 +404,18 @@ impl<'t> Solver<'t> {
 /// White nodes with at most this many stones look for a forced win first
 /// ([`crate::forcing`]); deeper, most looks fail and cost more than the rare win saves. Nodes
 /// (the chains' positions counted) on the first 300 of d28, first 300 of d30, all of d32 and
-/// first 100 of d26 against no look (132,449,595 / 36,728,268 / 42,717,197 / 50,451,644): at
-/// most 32 stones 129,219,485 / 36,640,540 / 42,242,074 / 49,907,522; **36**: 129,111,143 /
-/// 36,536,929 / 42,313,661 / 50,216,645 (six white moves); at most 40 stones 132,076,808 on
-/// d28, 44: 144,414,488; everywhere: 206,988,841 (four moves).
+/// first 100 of d26 against no look (132,449,595 / 36,728,268 / 42,717,197 / 50,451,644):
+/// chains ending in a zugzwang too, at most 32 stones 127,719,711 / 36,628,534 / 42,160,558 /
+/// 47,943,610; **36**: 126,967,583 / 36,425,740 / 41,974,362 / 47,585,156; 40: 127,327,387 /
+/// 36,522,444 / 41,670,823 / 48,200,952. Without the zugzwang endings (six moves): at most 40
+/// stones 132,076,808 on d28, 44: 144,414,488; everywhere (four moves): 206,988,841.
 const FORCING_MAX_STONES: i32 = 36;
 
-/// The longest chain of white moves [`crate::forcing::forcing_win`] tries: at most 36 stones,
-/// three moves 129,189,839 / 36,494,747 / 42,195,484 / 50,242,031 on the sets of
-/// [`FORCING_MAX_STONES`], six as there, sixteen 129,199,112 / 36,565,940 / 42,554,537 /
-/// 50,554,966.
+/// The longest chain of white moves [`crate::forcing::forcing_win`] tries. Without the
+/// zugzwang endings, at most 36 stones: three moves 129,189,839 / 36,494,747 / 42,195,484 /
+/// 50,242,031 on the sets of [`FORCING_MAX_STONES`]; four 128,916,619 / 36,498,451 /
+/// 42,192,272 / 49,916,658; six 129,111,143 / 36,536,929 / 42,313,661 / 50,216,645; sixteen
+/// 129,199,112 / 36,565,940 / 42,554,537 / 50,554,966.
 const FORCING_DEPTH: u32 = 4;
 
 /// The table slot of `key`, one of `G`'s keys: keys that fit in 64 bits skip the reduction of

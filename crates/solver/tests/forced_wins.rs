@@ -4,28 +4,14 @@
 //! those of 44 stones or more — and the ordering puts such a move first.
 
 mod plain;
+mod walk;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
-use score4_board::{Colour, Game, Position};
+use score4_board::Colour;
 use score4_solver::ordering::{move_score, order_moves};
 use score4_solver::{examine, Examined};
-
-/// The positions reached from `game` and one move beyond it (moves that do not win), each with
-/// its move list as column numbers.
-fn positions_from(game: &Game) -> Vec<(Position, Vec<u8>)> {
-    let columns: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
-    let position = *game.position();
-    let mut found = vec![(position, columns.clone())];
-    for cell in position.playable() {
-        if !position.wins_with(cell) {
-            let mut extended = columns.clone();
-            extended.push(cell.column().number());
-            found.push((position.after(cell), extended));
-        }
-    }
-    found
-}
+use walk::positions_from;
 
 #[test]
 fn every_move_that_wins_by_force_wins_and_comes_first() {

@@ -4,12 +4,14 @@
 //! reference solver on those of 44 stones or more.
 
 mod plain;
+mod walk;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
-use score4_board::{Colour, Game, Position};
+use score4_board::{Colour, Position};
 use score4_solver::forcing::forcing_win;
 use score4_solver::{examine, Examined};
+use walk::positions_from;
 
 /// Whether white wins within `plies` more moves along lines where every black move is forced:
 /// at white nodes any move that does, at black nodes the one move `examine` leaves (with a
@@ -32,21 +34,6 @@ fn wins_by_forced_line(position: &Position, plies: u32) -> bool {
                 .iter()
                 .all(|cell| wins_by_forced_line(&position.after(cell), plies - 1))
     }
-}
-
-/// The positions reached from `game` and one move beyond it, each with its moves as columns.
-fn positions_from(game: &Game) -> Vec<(Position, Vec<u8>)> {
-    let columns: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
-    let position = *game.position();
-    let mut found = vec![(position, columns.clone())];
-    for cell in position.playable() {
-        if !position.wins_with(cell) {
-            let mut extended = columns.clone();
-            extended.push(cell.column().number());
-            found.push((position.after(cell), extended));
-        }
-    }
-    found
 }
 
 #[test]
