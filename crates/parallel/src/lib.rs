@@ -3,7 +3,7 @@
 //! The report's job-level parallel solver, on one machine: a DAG of canonical positions from
 //! the root down to a cutoff depth ([`dag`]), whose open nodes at the cutoff are tasks under a
 //! virtual value; worker threads solve tasks with the sequential [`score4_solver::Solver`] over
-//! one shared lock-free table ([`solve`]). Wrong assumptions are repaired upward and create the
+//! one shared lock-free table ([`solve()`]). Wrong assumptions are repaired upward and create the
 //! tasks they need; tasks that can no longer change the root's value are dropped, and running
 //! ones cancelled. Beyond the report, the program does what its author did by hand: the cutoff
 //! deepens by itself when workers run dry, and the tree keeps within its share of memory.

@@ -123,8 +123,8 @@ impl OrderedMoves {
 }
 
 /// The report's score of the mover playing `cell`, the threats the move creates, whether it
-/// creates an opening, and whether it wins by force (then its score is at least
-/// [`FORCED_WIN_POINTS`]).
+/// creates an opening, and whether it wins by force (then its score is at least 2^20, above
+/// every other move's).
 ///
 /// A move wins by force when afterwards the opponent has no opening and the mover has two, or
 /// one right below another of its threats: the opponent can block one cell only, and blocking
