@@ -17,6 +17,7 @@
 
 use score4_board::{Cell, Colour, Position};
 
+use crate::ordering::{after_move, unstoppable};
 use crate::rules::zugzwang_gap_after;
 
 /// Whether white, to move in `position`, wins by a chain of at most `depth` moves that each
@@ -52,8 +53,11 @@ pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
     debug_assert_eq!(position.mover(), Colour::White);
     let playable = position.playable().0;
     let theirs = position.threats(Colour::Black).0;
-    let mine = position.threats(Colour::White).0;
-    debug_assert_eq!((mine | theirs) & playable, 0, "an opening");
+    debug_assert_eq!(
+        (position.threats(Colour::White).0 | theirs) & playable,
+        0,
+        "an opening"
+    );
     // Never below a threat of black's: black would win on top.
     let mut cells = playable & !(theirs >> 16);
     while cells != 0 {
@@ -61,10 +65,7 @@ pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
         cells &= cells - 1;
         let cell = Cell::from_index(bit.trailing_zeros() as u8);
         let created = position.threats_created_by(cell);
-        // (On the top layer `bit << 16` leaves the board: nothing above becomes playable.)
-        let playable_after = (playable & !bit) | (bit << 16);
-        let threats_after = (mine | created.0) & !bit;
-        let openings = threats_after & playable_after;
+        let (_, threats_after, openings) = after_move(position, cell, created.0);
         if openings == 0 {
             // A quiet move ends a chain too when it leaves white a win by zugzwang.
             if zugzwang_gap_after(position, cell) == 0 {
@@ -73,8 +74,7 @@ pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
             }
             continue;
         }
-        // Black cannot block two cells, and blocking below a threat opens it.
-        if openings & (openings - 1) != 0 || (openings << 16) & threats_after != 0 {
+        if unstoppable(openings, threats_after) {
             *visited += 1;
             return true;
         }

@@ -136,7 +136,6 @@ impl OrderedMoves {
 #[inline(always)]
 pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool, bool) {
     let me = position.mover();
-    let bit = 1u64 << cell.index();
     let [none, one, two] = [0, 1, 2].map(|stones| position.lines_through_holding(cell, me, stones));
     debug_assert!(!position.wins_with(cell), "the mover has an opening");
     let score = LINE_POINTS[0] * none.count_ones()
@@ -144,13 +143,9 @@ pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool, bool) {
         + LINE_POINTS[2] * two.count_ones()
         + TOP_THREAT_POINTS * (MAX_LINES_PER_CELL as u32 - threats_on_top(position, cell));
     let new_threats = position.threats_created_by(cell).0;
-    let playable_after = (position.playable().0 & !bit) | (bit << 16);
-    let threats_after = position.threats(me).0 | new_threats;
-    let openings_after = threats_after & playable_after;
+    let (playable_after, threats_after, openings_after) = after_move(position, cell, new_threats);
     let theirs_open = position.threats(me.other()).0 & playable_after != 0;
-    let wins = !theirs_open
-        && (openings_after & openings_after.wrapping_sub(1) != 0
-            || (openings_after << 16) & threats_after != 0);
+    let wins = !theirs_open && unstoppable(openings_after, threats_after);
     (
         score
             + OPENING_POINTS * openings_after.count_ones()
@@ -159,6 +154,29 @@ pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool, bool) {
         openings_after != 0,
         wins,
     )
+}
+
+/// What the mover's move to `cell` leaves, given the threats it creates (`created`, as
+/// [`Position::threats_created_by`] finds them): the cells then playable, the mover's threats,
+/// and its openings (the threats on playable cells).
+///
+/// Contract: `cell` is playable and not a threat of the mover (the mover has no opening).
+#[inline(always)]
+pub(crate) fn after_move(position: &Position, cell: Cell, created: u64) -> (u64, u64, u64) {
+    let bit = 1u64 << cell.index();
+    // (On the top layer `bit << 16` leaves the board: nothing above becomes playable.)
+    let playable = (position.playable().0 & !bit) | (bit << 16);
+    let threats = position.threats(position.mover()).0 | created;
+    debug_assert_eq!(threats & bit, 0, "the move is no threat of the mover");
+    (playable, threats, threats & playable)
+}
+
+/// Whether the opponent cannot stop the mover's `openings` (with `threats`, all the mover's
+/// threats): two cells to block, or one right below another threat (blocking it makes that
+/// threat playable). A win when the opponent has no opening of its own.
+#[inline(always)]
+pub(crate) fn unstoppable(openings: u64, threats: u64) -> bool {
+    openings & openings.wrapping_sub(1) != 0 || (openings << 16) & threats != 0
 }
 
 /// How many threats the opponent of the mover would create by playing on top of `cell` once
