@@ -51,19 +51,14 @@ use crate::rules::zugzwang_gap_after;
 /// ```
 pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
     debug_assert_eq!(position.mover(), Colour::White);
-    let playable = position.playable().0;
-    let theirs = position.threats(Colour::Black).0;
-    debug_assert_eq!(
-        (position.threats(Colour::White).0 | theirs) & playable,
-        0,
+    let playable = position.playable();
+    let theirs = position.threats(Colour::Black);
+    debug_assert!(
+        ((position.threats(Colour::White) | theirs) & playable).is_empty(),
         "an opening"
     );
     // Never below a threat of black's: black would win on top.
-    let mut cells = playable & !(theirs >> 16);
-    while cells != 0 {
-        let bit = cells & cells.wrapping_neg();
-        cells &= cells - 1;
-        let cell = Cell::from_index(bit.trailing_zeros() as u8);
+    for cell in playable & !theirs.down() {
         let created = position.threats_created_by(cell);
         let (_, threats_after, openings) = after_move(position, cell, created.0);
         if openings == 0 {
