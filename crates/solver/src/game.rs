@@ -11,7 +11,7 @@ use score4_board::{BitBoard, Cell, Colour, Position};
 use score4_classic::ClassicPosition;
 
 use crate::forcing::forcing_win;
-use crate::ordering::{order_moves, order_moves_by_gaps, OrderedMoves};
+use crate::ordering::{order_moves, order_moves_by_gaps, wins_by_force, OrderedMoves};
 use crate::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, zugzwang_gap, zugzwang_gap_after,
     zugzwang_on_odd_threat,
@@ -76,6 +76,16 @@ pub trait Game: Copy {
     #[inline(always)]
     fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {
         let _ = (depth, visited);
+        false
+    }
+    /// Whether one of `moves` wins by force: afterwards the opponent, with no opening, faces
+    /// two openings of the mover, or one right below another of its threats
+    /// ([`crate::ordering::wins_by_force`]). Contract: neither player has an opening, and no
+    /// move of `moves` lies below a threat of the opponent. `true` is a proof that the mover
+    /// wins; `false` says nothing, and the classic game does not look.
+    #[inline(always)]
+    fn wins_by_force(&self, moves: BitBoard) -> bool {
+        let _ = moves;
         false
     }
     /// A static proof that the first player wins (contract: the second player is to move);
@@ -205,6 +215,10 @@ impl Game for Position {
     #[inline(always)]
     fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {
         forcing_win(self, depth, visited)
+    }
+    #[inline(always)]
+    fn wins_by_force(&self, moves: BitBoard) -> bool {
+        wins_by_force(self, moves)
     }
 }
 

@@ -297,6 +297,14 @@ impl<'t> Solver<'t> {
         if let Some(bound) = question.probe(table, slot, &mut self.stats.table) {
             return bound;
         }
+        // A move that wins by force settles the node before the rules, the children's keys
+        // and the ordering are paid for, and without a visit to the child. (For scores the
+        // ordering puts such a move first instead: its score still has to be found.)
+        if !Q::SCORES && position.wins_by_force(moves) {
+            let bound = white_to_move as i32;
+            question.store(table, slot, bound, 1, &mut self.stats.table);
+            return bound;
+        }
         let gaps = match examine_rules(position, question, rule_failed, moves) {
             Head::Settled(bound) => return bound,
             Head::Moves(_, gaps) => gaps,

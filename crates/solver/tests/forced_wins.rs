@@ -1,7 +1,8 @@
 //! The ordering's "wins by force" (`ordering::move_score`): every move it flags leaves the
 //! opponent lost — by the decisive situations at the child (an independent reading of the
 //! bitboards) on thousands of positions of 24–58 stones, and by the plain reference solver on
-//! those of 44 stones or more — and the ordering puts such a move first.
+//! those of 44 stones or more — and the ordering puts such a move first; the search's check
+//! before the ordering (`ordering::wins_by_force`) finds one exactly when the ordering does.
 
 mod plain;
 mod walk;
@@ -9,7 +10,7 @@ mod walk;
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::Colour;
-use score4_solver::ordering::{move_score, order_moves};
+use score4_solver::ordering::{move_score, order_moves, wins_by_force};
 use score4_solver::{examine, Examined};
 use walk::positions_from;
 
@@ -57,6 +58,12 @@ fn every_move_that_wins_by_force_wins_and_comes_first() {
                         checked_by_reference += 1;
                     }
                 }
+                // The search's question before the ordering says the same.
+                assert_eq!(
+                    wins_by_force(&position, moves),
+                    any,
+                    "{columns:?}: wins_by_force"
+                );
                 if any {
                     let order = order_moves(&position, moves);
                     let first = score4_board::Cell::from_index(order.as_slice()[0]);
