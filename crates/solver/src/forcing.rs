@@ -1,33 +1,37 @@
-//! Forcing sequences of the first player: a win by a chain of threats the second player must
-//! answer, found without a search of the whole tree (the survey's threat-space search, in the
-//! narrow form gravity allows).
+//! Forcing sequences: a player reaches its goal by a chain of threats the other must answer,
+//! found without a search of the whole tree (the survey's threat-space search, in the narrow
+//! form gravity allows). The goal is the report's question's: for the first player (white) a
+//! win, for the second (black) a win or a draw.
 //!
-//! White (the first player, to move) plays a move that creates an *opening* — a threat black
-//! can play on at once. Black must block it, on that very cell: anything else lets white make
-//! four there. White goes on with another such move, and so on, until a move leaves black two
-//! openings to block, or one right below another white threat (blocking it makes the cell above
-//! playable, and white wins there), or until a quiet move leaves white a win by zugzwang on a
-//! layer-2 threat ([`crate::rules::zugzwang_on_odd_threat`]). Black has no opening of its own
-//! along the way (lines where black's block makes one are left out), so black never gets a
-//! tempo to win first.
+//! The *attacker* (the player to move) plays a move that creates an *opening* — a threat the
+//! defender can play on at once. The defender must block it, on that very cell: anything else
+//! lets the attacker make four there. The attacker goes on with another such move, and so on,
+//! until a move leaves the defender two openings to block, or one right below another threat
+//! of the attacker's (blocking it makes the cell above playable, and the attacker wins there),
+//! or until a quiet move leaves the attacker a static proof: for white a win by zugzwang on a
+//! layer-2 threat ([`crate::rules::zugzwang_on_odd_threat`]), for black the follow-up that
+//! keeps white from four ([`crate::rules::follow_up_holds`]). The defender has no opening of
+//! its own along the way (lines where a block makes one are left out), so the defender never
+//! gets a tempo to win first.
 //!
-//! [`forcing_win`] tries every such chain up to a given number of white moves. It settles white
-//! nodes the move ordering would otherwise get wrong: an ordering that puts the most promising
-//! lines first can leave a short forced win behind a long proof (docs/PERFORMANCE.md).
+//! [`forcing_win`] tries every such chain up to a given number of the attacker's moves. It
+//! settles nodes the move ordering would otherwise get wrong: an ordering that puts the most
+//! promising lines first can leave a short forced win behind a long proof
+//! (docs/PERFORMANCE.md).
 
 use score4_board::{Cell, Colour, Position};
 
 use crate::ordering::{after_move, unstoppable};
-use crate::rules::zugzwang_gap_after;
+use crate::rules::{follow_up_gap_after, zugzwang_gap_after};
 
-/// Whether white, to move in `position`, wins by a chain of at most `depth` moves that each
-/// create an opening, the last one leaving black two to block, one below another threat, or
-/// (a quiet move) a lost zugzwang (module documentation). `visited` grows by the positions the
-/// chains play: two for each white move and black's block, one for the move that ends a
-/// chain with a win.
+/// Whether the player to move in `position` reaches its goal (white: a win; black: a win or a
+/// draw) by a chain of at most `depth` moves that each create an opening, the last one
+/// leaving the defender two to block or one below another threat, or (a quiet move) a static
+/// proof (module documentation). `visited` grows by the positions the chains play: two for
+/// each move and the defender's block, one for the move that ends a chain.
 ///
-/// Contract: white is to move, nobody has four in a line, and neither player has an opening.
-/// `true` is a proof that white wins; `false` says nothing.
+/// Contract: nobody has four in a line, and neither player has an opening. `true` is a proof
+/// (that white wins, or that white does not); `false` says nothing.
 ///
 /// ```
 /// use score4_board::Game;
@@ -50,20 +54,24 @@ use crate::rules::zugzwang_gap_after;
 /// assert!(visited >= 3);
 /// ```
 pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
-    debug_assert_eq!(position.mover(), Colour::White);
+    let attacker = position.mover();
     let playable = position.playable();
-    let theirs = position.threats(Colour::Black);
+    let theirs = position.threats(attacker.other());
     debug_assert!(
-        ((position.threats(Colour::White) | theirs) & playable).is_empty(),
+        ((position.threats(attacker) | theirs) & playable).is_empty(),
         "an opening"
     );
-    // Never below a threat of black's: black would win on top.
+    // Never below a threat of the defender's: it would win on top.
     for cell in playable & !theirs.down() {
         let created = position.threats_created_by(cell);
         let (_, threats_after, openings) = after_move(position, cell, created.0);
         if openings == 0 {
-            // A quiet move ends a chain too when it leaves white a win by zugzwang.
-            if zugzwang_gap_after(position, cell) == 0 {
+            // A quiet move ends a chain too when it leaves the attacker a static proof.
+            let gap = match attacker {
+                Colour::White => zugzwang_gap_after(position, cell),
+                Colour::Black => follow_up_gap_after(position, cell),
+            };
+            if gap == 0 {
                 *visited += 1;
                 return true;
             }
@@ -80,9 +88,10 @@ pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
         after_block.play_creating(cell, created);
         after_block.play(Cell::from_index(openings.trailing_zeros() as u8));
         *visited += 2;
-        // A block that gives black an opening ends the chain: white would have to answer it.
-        let black_openings = after_block.threats(Colour::Black).0 & after_block.playable().0;
-        if black_openings == 0 && forcing_win(&after_block, depth - 1, visited) {
+        // A block that gives the defender an opening ends the chain: the attacker would have
+        // to answer it.
+        let defender_openings = after_block.threats(attacker.other()).0 & after_block.playable().0;
+        if defender_openings == 0 && forcing_win(&after_block, depth - 1, visited) {
             return true;
         }
     }

@@ -69,9 +69,9 @@ pub trait Game: Copy {
     /// A static proof that the first player cannot win (contract: the first player is to
     /// move); `false` says nothing.
     fn second_player_holds(&self) -> bool;
-    /// Whether the first player, to move, wins by a chain of at most `depth` moves that each
-    /// create an opening the second player must block ([`crate::forcing`]), counting the
-    /// positions the chains play in `visited`. Contract: the first player is to move and
+    /// Whether the mover reaches its goal (the first player a win, the second a win or a draw)
+    /// by a chain of at most `depth` moves that each create an opening the other must block
+    /// ([`crate::forcing`]), counting the positions the chains play in `visited`. Contract:
     /// neither player has an opening. `false` says nothing; the classic game does not look.
     #[inline(always)]
     fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {

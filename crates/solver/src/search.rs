@@ -312,16 +312,23 @@ impl<'t> Solver<'t> {
             Head::Moves(_, gaps) => gaps,
         };
         let nodes_before = self.stats.nodes;
-        // High in the tree, a short forced win of white's before the ordering's choice (its
-        // positions count as nodes). For scores a forced win bounds nothing beyond 1.
-        if !Q::SCORES && white_to_move && position.stone_count() <= FORCING_MAX_STONES {
+        // High in the tree, a short chain of forcing threats that reaches the mover's goal,
+        // before the ordering's choice (its positions count as nodes). For scores such a
+        // chain bounds nothing beyond the report's question.
+        let forcing_max_stones = if white_to_move {
+            FORCING_MAX_STONES_WHITE
+        } else {
+            FORCING_MAX_STONES_BLACK
+        };
+        if !Q::SCORES && position.stone_count() <= forcing_max_stones {
             let mut visited = 0;
-            let won = position.forcing_win(FORCING_DEPTH, &mut visited);
-            self.stats.nodes += visited;
-            if won {
-                question.store(table, slot, 1, visited, &mut self.stats.table);
-                return 1;
+            if position.forcing_win(FORCING_DEPTH, &mut visited) {
+                self.stats.nodes += visited;
+                let bound = white_to_move as i32;
+                question.store(table, slot, bound, visited, &mut self.stats.table);
+                return bound;
             }
+            self.stats.nodes += visited;
         }
         // Children's slots, prefetched all at once before the moves are ordered, so that the
         // ordering's work overlaps the loads; then read (enhanced transposition cutoff).
@@ -419,11 +426,21 @@ impl<'t> Solver<'t> {
 /// 47,943,610; **36**: 126,967,583 / 36,425,740 / 41,974,362 / 47,585,156; 40: 127,327,387 /
 /// 36,522,444 / 41,670,823 / 48,200,952. Without the zugzwang endings (six moves): at most 40
 /// stones 132,076,808 on d28, 44: 144,414,488; everywhere (four moves): 206,988,841.
-const FORCING_MAX_STONES: i32 = 36;
+const FORCING_MAX_STONES_WHITE: i32 = 36;
+
+/// Black nodes with at most this many stones look for a chain of forcing threats that wins or
+/// ends in black's follow-up ([`crate::forcing`]; eleventh session). Nodes on the sets of
+/// [`FORCING_MAX_STONES_WHITE`] against no look for black (118,214,923 / 33,787,822 /
+/// 39,254,883 / 43,587,120): at most 30 stones 118,010,485 / 33,787,822 / 39,254,883 /
+/// 43,266,350; 34: 117,478,377 / 33,061,076 / 38,721,165 / 42,873,469; 36: 117,043,417 /
+/// 32,884,605 / 38,543,509 / 42,713,089; **38: 116,801,399 / 32,874,791 / 38,215,090 /
+/// 42,692,844**; 40: 116,868,317 / 32,912,487 / 38,087,745 / 43,013,137; 42: 117,939,339 /
+/// 33,234,299 / 38,437,980 / 43,978,803.
+const FORCING_MAX_STONES_BLACK: i32 = 38;
 
 /// The longest chain of white moves [`crate::forcing::forcing_win`] tries. Without the
 /// zugzwang endings, at most 36 stones: three moves 129,189,839 / 36,494,747 / 42,195,484 /
-/// 50,242,031 on the sets of [`FORCING_MAX_STONES`]; four 128,916,619 / 36,498,451 /
+/// 50,242,031 on the sets of [`FORCING_MAX_STONES_WHITE`]; four 128,916,619 / 36,498,451 /
 /// 42,192,272 / 49,916,658; six 129,111,143 / 36,536,929 / 42,313,661 / 50,216,645; sixteen
 /// 129,199,112 / 36,565,940 / 42,554,537 / 50,554,966.
 const FORCING_DEPTH: u32 = 4;
