@@ -13,8 +13,8 @@ use score4_classic::ClassicPosition;
 use crate::forcing::forcing_win;
 use crate::ordering::{order_moves, order_moves_by_gaps, wins_by_force, OrderedMoves};
 use crate::rules::{
-    follow_up_gap, follow_up_gap_after, follow_up_holds, zugzwang_gap, zugzwang_gap_after,
-    zugzwang_on_odd_threat,
+    follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_after, zugzwang_after,
+    zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat,
 };
 
 /// A board the search can solve. Cells are bit indices of a `u64` ([`BitBoard`]).
@@ -108,6 +108,17 @@ pub trait Game: Copy {
     #[inline(always)]
     fn holding_gap_after(&self, cell: Cell) -> u32 {
         self.after(cell).holding_gap()
+    }
+    /// Whether [`Self::holding_gap_after`] is 0, found without measuring the gap (for a move
+    /// whose gap orders nothing).
+    #[inline(always)]
+    fn holds_after(&self, cell: Cell) -> bool {
+        self.holding_gap_after(cell) == 0
+    }
+    /// Whether [`Self::winning_gap_after`] is 0, found without measuring the gap.
+    #[inline(always)]
+    fn wins_statically_after(&self, cell: Cell) -> bool {
+        self.winning_gap_after(cell) == 0
     }
     /// [`Self::winning_gap`] of the position after the mover (the first player) plays `cell`.
     #[inline(always)]
@@ -203,6 +214,14 @@ impl Game for Position {
     #[inline(always)]
     fn winning_gap_after(&self, cell: Cell) -> u32 {
         zugzwang_gap_after(self, cell)
+    }
+    #[inline(always)]
+    fn holds_after(&self, cell: Cell) -> bool {
+        follow_up_holds_after(self, cell)
+    }
+    #[inline(always)]
+    fn wins_statically_after(&self, cell: Cell) -> bool {
+        zugzwang_after(self, cell)
     }
     #[inline(always)]
     fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {

@@ -94,15 +94,33 @@ pub fn follow_up_gap(position: &Position) -> u32 {
 /// Contract: black is to move, `cell` is playable and the move makes no four.
 #[inline(always)]
 pub fn follow_up_gap_after(position: &Position, cell: Cell) -> u32 {
+    let gap = left_to_white_after::<true>(position, cell);
+    debug_assert_eq!(gap, follow_up_gap(&position.after(cell)));
+    gap
+}
+
+/// Whether [`follow_up_gap_after`] is 0 — black holds after playing `cell` — without counting
+/// the lines left alive (it stops at the first). The search asks this where the count orders
+/// nothing: a node with a single move.
+///
+/// Contract: as [`follow_up_gap_after`].
+#[inline(always)]
+pub fn follow_up_holds_after(position: &Position, cell: Cell) -> bool {
+    let holds = left_to_white_after::<false>(position, cell) == 0;
+    debug_assert_eq!(holds, follow_up_holds(&position.after(cell)));
+    holds
+}
+
+/// [`follow_up_gap_after`]; with `COUNT_ALL` false only whether it is 0.
+#[inline(always)]
+fn left_to_white_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -> u32 {
     debug_assert_eq!(position.mover(), Colour::Black);
     let bit = 1u64 << cell.index();
-    let gap = left_to_white::<true>(
+    left_to_white::<COUNT_ALL>(
         position.occupied().0 | bit,
         position.stones(Colour::Black).0 | bit,
         position.live_lines(Colour::White) & !LINE_SET_THROUGH[cell.index() as usize],
-    );
-    debug_assert_eq!(gap, follow_up_gap(&position.after(cell)));
-    gap
+    )
 }
 
 /// [`follow_up_gap`]; with `COUNT_ALL` false only whether it is 0.
@@ -180,17 +198,34 @@ pub const NO_ODD_THREAT: u32 = 76;
 /// Contract: white is to move, `cell` is playable and the move makes no four.
 #[inline(always)]
 pub fn zugzwang_gap_after(position: &Position, cell: Cell) -> u32 {
+    let gap = left_to_black_after::<true>(position, cell);
+    debug_assert_eq!(gap, zugzwang_gap(&position.after(cell)));
+    gap
+}
+
+/// Whether [`zugzwang_gap_after`] is 0 — white wins by zugzwang after playing `cell` — without
+/// counting the lines left alive (as [`follow_up_holds_after`]).
+///
+/// Contract: as [`zugzwang_gap_after`].
+#[inline(always)]
+pub fn zugzwang_after(position: &Position, cell: Cell) -> bool {
+    let wins = left_to_black_after::<false>(position, cell) == 0;
+    debug_assert_eq!(wins, zugzwang_on_odd_threat(&position.after(cell)));
+    wins
+}
+
+/// [`zugzwang_gap_after`]; with `COUNT_ALL` false only whether it is 0.
+#[inline(always)]
+fn left_to_black_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -> u32 {
     debug_assert_eq!(position.mover(), Colour::White);
     let bit = 1u64 << cell.index();
     let created = position.threats_created_by(cell).0;
-    let gap = left_to_black::<true>(
+    left_to_black::<COUNT_ALL>(
         position.occupied().0 | bit,
         position.stones(Colour::White).0 | bit,
         (position.threats(Colour::White).0 | created) & !bit,
         position.live_lines(Colour::Black) & !LINE_SET_THROUGH[cell.index() as usize],
-    );
-    debug_assert_eq!(gap, zugzwang_gap(&position.after(cell)));
-    gap
+    )
 }
 
 /// [`zugzwang_gap`]; with `COUNT_ALL` false only whether it is 0.

@@ -556,7 +556,8 @@ enum Head {
     /// lower bound (the answer is yes), below it an upper bound (no).
     Settled(i32),
     /// The moves to search, and where the mover's rule was tried after each move, how far each
-    /// move (by column) left it from a proof ([`Game::holding_gap`], [`Game::winning_gap`]).
+    /// move (by column) left it from a proof ([`Game::holding_gap`], [`Game::winning_gap`];
+    /// for a single move only that it failed: every gap `u8::MAX`).
     Moves(BitBoard, Option<[u8; 16]>),
 }
 
@@ -722,9 +723,18 @@ fn examine_rules<G: Game, Q: Question>(
     // The static rules of `crate::rules`, at this node or after one move of the mover: black
     // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
     let (holds_decides, zugzwang_decides) = (threshold >= 1, threshold <= 1);
+    // With a single move its gap orders nothing: only whether the rule holds after it is
+    // asked (no gaps, but the child still skips its own rule, which that answer covers).
+    let single = (!moves.has_several()).then(|| moves.first().expect("a move"));
     if white_to_move {
         if holds_decides && !rule_failed && position.second_player_holds() {
             return settle(false, 0);
+        }
+        if let (true, Some(cell)) = (zugzwang_decides, single) {
+            if position.wins_statically_after(cell) {
+                return settle(true, 1);
+            }
+            return Head::Moves(moves, Some([u8::MAX; 16]));
         }
         if zugzwang_decides {
             let mut gaps = [0u8; 16];
@@ -744,6 +754,12 @@ fn examine_rules<G: Game, Q: Question>(
                 .iter()
                 .any(|cell| position.after(cell).second_player_holds()));
             return settle(true, 1);
+        }
+        if let (true, Some(cell)) = (holds_decides, single) {
+            if position.holds_after(cell) {
+                return settle(false, 0);
+            }
+            return Head::Moves(moves, Some([u8::MAX; 16]));
         }
         if holds_decides {
             // As for white above (the twin loop: a shared helper taking the gap as a function
