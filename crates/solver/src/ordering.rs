@@ -7,6 +7,7 @@
 //! | 0 / 1 / 2 stones of the mover         | 1 / 10 / 100 |
 //! | each opening the move creates         | 10 (the report: 1000) |
 //! | each threat the opponent could *not* create on top of the move (of the 7 lines at most through that cell) | 3 |
+//! | each playable cell right below a threat of the mover after the move (the opponent may not play there) | white 5, black 15 |
 //! | the move wins by force: it leaves the opponent two openings to block, or one below another threat of the mover | 2^20 (first) |
 //! | black only, per line: 76 minus white's lines black's follow-up leaves alive after the move | 6 |
 //! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 8 |
@@ -29,6 +30,11 @@
 //! 300 of d28, −2.6 % on the first 300 of d30, −3.9 % on all of d32, −5.7 % on the first 100
 //! of d26). Much more than that costs: 20 points per threat, +14 % on d28.
 //!
+//! A threat of the mover right above a playable cell bars the opponent from that column (it
+//! would open the threat). A move scores for every column the opponent is barred from after it:
+//! the opponent's choices shrink, and with them the subtree (−13 % to −19 % nodes on the four
+//! sets of docs/PERFORMANCE.md).
+//!
 //! Moves also score by how close each brings the mover to a static proof (`rules::follow_up_gap`
 //! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
 //! the rules after each move): a move leaving the opponent fewer lines alive is tried earlier.
@@ -49,8 +55,25 @@ const OPENING_POINTS: u32 = 10;
 /// (44,451,090): 42,889,133 / 42,717,197 / 42,291,357. The same for the opponent's lines of one
 /// stone (3 points) gave +7 % on d28.
 const TOP_THREAT_POINTS: u32 = 3;
+/// Points a white move gets for each playable cell right below one of white's threats after
+/// it (a column black may not play in: black's choice shrinks, and with it the tree of a
+/// white win). Grid with [`BARRED_POINTS_BLACK`] on the first 300 of d28 and d30, all of d32
+/// and the first 100 of d26 (eleventh session; without barred points 116,801,399 /
+/// 32,874,791 / 38,215,090 / 42,692,844 nodes), white / black points: 5 / 0 109,175,895 /
+/// 31,288,954 / 36,674,306 / 39,856,232; 0 / 5 103,320,081 / 31,292,311 / 35,231,143 /
+/// 41,044,286; 5 / 5 100,208,604 / 29,773,766 / 33,774,423 / 38,249,220; 5 / 10 104,046,080 /
+/// 28,704,685 / 32,404,339 / 36,420,904; **5 / 15 101,407,126 / 27,989,208 / 31,121,998 /
+/// 36,154,317**; 5 / 20 104,408,540 / 28,323,808 / 31,566,026 / 36,861,987; 4 / 15
+/// 101,723,965 / 27,962,631 / 31,284,180 / 36,562,179; 6 / 15 101,358,827 / 27,974,657 /
+/// 31,022,316 / 37,786,867; 8 / 15 102,073,177 / 27,668,700 / 30,804,200 / 37,813,775;
+/// 20 / 0 122,977,914 on d28.
+const BARRED_POINTS_WHITE: u32 = 5;
+/// Points a black move gets for each playable cell right below one of black's threats after
+/// it (white may not play there); see [`BARRED_POINTS_WHITE`].
+const BARRED_POINTS_BLACK: u32 = 15;
 /// Points for a move that wins by force: more than any other move scores (at most 7 lines of
-/// 100, 16 openings, the top-threat points and the gap points), so it comes first.
+/// 100, 16 openings, the top-threat points, the barred cells' points and the gap points), so it
+/// comes first.
 const FORCED_WIN_POINTS: u32 = 1 << 20;
 
 /// Moves in the order to search them, best first, with what scoring them found; a fixed-size list, no
@@ -146,8 +169,15 @@ pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool, bool) {
     let (playable_after, threats_after, openings_after) = after_move(position, cell, new_threats);
     let theirs_open = position.threats(me.other()).0 & playable_after != 0;
     let wins = !theirs_open && unstoppable(openings_after, threats_after);
+    // Playable cells right below a threat of the mover: the opponent may not play there.
+    let barred = ((threats_after >> 16) & playable_after).count_ones();
+    let barred_points = match me {
+        Colour::White => BARRED_POINTS_WHITE,
+        Colour::Black => BARRED_POINTS_BLACK,
+    };
     (
         score
+            + barred_points * barred
             + OPENING_POINTS * openings_after.count_ones()
             + if wins { FORCED_WIN_POINTS } else { 0 },
         new_threats,

@@ -19,7 +19,7 @@ fn a_deadline_in_the_past_searches_nothing() {
 
 #[test]
 fn interrupted_searches_leave_only_proven_values() {
-    let games: Vec<_> = PositionGenerator::new(30, 11).take(12).collect();
+    let games: Vec<_> = PositionGenerator::new(28, 11).take(12).collect();
     let shared = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
     let mut interrupted = 0;
     for game in &games {
