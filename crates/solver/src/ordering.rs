@@ -8,6 +8,7 @@
 //! | each opening the move creates         | 10 (the report: 1000) |
 //! | each threat the opponent could *not* create on top of the move (of the 7 lines at most through that cell) | 3 |
 //! | each playable cell right below a threat of the mover after the move (the opponent may not play there) | white 5, black 15 |
+//! | each move fewer than 7 the opponent is left with (playable cells not barred) | 10 |
 //! | the move wins by force: it leaves the opponent two openings to block, or one below another threat of the mover | 2^20 (first) |
 //! | black only, per line: 76 minus white's lines black's follow-up leaves alive after the move | 6 |
 //! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 8 |
@@ -33,7 +34,8 @@
 //! A threat of the mover right above a playable cell bars the opponent from that column (it
 //! would open the threat). A move scores for every column the opponent is barred from after it:
 //! the opponent's choices shrink, and with them the subtree (−13 % to −19 % nodes on the four
-//! sets of docs/PERFORMANCE.md).
+//! sets of docs/PERFORMANCE.md). When the opponent is left with few moves, each one fewer
+//! counts more (−4 % to −11 % again).
 //!
 //! Moves also score by how close each brings the mover to a static proof (`rules::follow_up_gap`
 //! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
@@ -71,9 +73,22 @@ const BARRED_POINTS_WHITE: u32 = 5;
 /// Points a black move gets for each playable cell right below one of black's threats after
 /// it (white may not play there); see [`BARRED_POINTS_WHITE`].
 const BARRED_POINTS_BLACK: u32 = 15;
+/// Points for each move fewer than [`FEW_MOVES_BELOW`] the opponent is left with after the
+/// move (the playable cells it is not barred from), on top of the barred cells' points: a
+/// subtree shrinks faster than the count of barred cells says when few moves remain. Grid on
+/// the four sets of [`BARRED_POINTS_WHITE`] (eleventh session, against 101,407,126 /
+/// 27,989,208 / 31,121,998 / 36,154,317), below / points: 2 / 10 99,043,863 / 27,328,083 /
+/// 30,237,548 / 35,525,384; 3 / 10 97,841,401 / 26,951,477 / 29,675,558 / 35,176,692; 5 / 10
+/// 95,389,804 / 26,012,800 / 28,297,162 / 34,660,978; **7 / 10 95,072,240 / 25,722,084 /
+/// 27,692,894 / 34,716,719**; 7 / 5 95,152,015 / 25,983,179 / 28,286,009 / 34,668,044; 7 / 15
+/// 95,340,953 / 25,660,090 / 27,504,121 / 34,730,182; 8 / 10 95,834,918 / 25,553,923 /
+/// 27,230,103 / 35,168,449; 9 / 10 98,619,859 / 25,835,531 / 26,938,283 / 36,377,208.
+const FEW_MOVES_POINTS: u32 = 10;
+/// See [`FEW_MOVES_POINTS`].
+const FEW_MOVES_BELOW: u32 = 7;
 /// Points for a move that wins by force: more than any other move scores (at most 7 lines of
-/// 100, 16 openings, the top-threat points, the barred cells' points and the gap points), so it
-/// comes first.
+/// 100, 16 openings, the top-threat points, the barred cells' and few moves' points and the
+/// gap points), so it comes first.
 const FORCED_WIN_POINTS: u32 = 1 << 20;
 
 /// Moves in the order to search them, best first, with what scoring them found; a fixed-size list, no
@@ -175,9 +190,14 @@ pub fn move_score(position: &Position, cell: Cell) -> (u32, u64, bool, bool) {
         Colour::White => BARRED_POINTS_WHITE,
         Colour::Black => BARRED_POINTS_BLACK,
     };
+    // The opponent's moves left (the playable cells it is not barred from): few make a small
+    // subtree.
+    let left = playable_after.count_ones() - barred;
+    let few_points = FEW_MOVES_POINTS * FEW_MOVES_BELOW.saturating_sub(left);
     (
         score
             + barred_points * barred
+            + few_points
             + OPENING_POINTS * openings_after.count_ones()
             + if wins { FORCED_WIN_POINTS } else { 0 },
         new_threats,

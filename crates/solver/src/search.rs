@@ -10,7 +10,7 @@
 //! lines its strategy left alive) goes into the ordering of the moves. Before the rules, a
 //! node with a choice checks whether one move wins by force (the opponent faces two openings,
 //! or one below another threat): that settles it without any more work. High in the tree,
-//! white nodes then look for a short chain of forcing threats ([`crate::forcing`]).
+//! nodes then look for a short chain of forcing threats ([`crate::forcing`]).
 //!
 //! The transposition table is the memory-bound part. At a node with a choice, the slots of all
 //! children are computed and prefetched together (their cache misses overlap), and then read
