@@ -11,7 +11,7 @@
 //! | each move fewer than 7 the opponent is left with (playable cells not barred) | 10 |
 //! | the move wins by force: it leaves the opponent two openings to block, or one below another threat of the mover | 2^20 (first) |
 //! | black only, per line: 76 minus white's lines black's follow-up leaves alive after the move | 6 |
-//! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 8 |
+//! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 12 |
 //!
 //! A cell lies on at most 7 lines, so a level's line points never add up to the next level's.
 //! The report put every move that creates an opening first; such a move forces the reply but
@@ -282,7 +282,11 @@ const GAP_POINTS: u32 = 6;
 /// With 10 points per opening and moves that win by force first (ninth session), 8 points
 /// instead of 2 (cap 4): first 300 of d28 −2.0 %, first 300 of d30 −1.4 %, all of d32 −1.5 %,
 /// first 100 of d26 −6.4 % (4 and 16 points: d28 −1.0 % and −2.6 %, d30 −0.6 % and −0.9 %).
-const WHITE_GAP_POINTS: u32 = 8;
+/// With the barred cells and few moves' points (eleventh session), 12 instead of 8 on the four
+/// sets of [`BARRED_POINTS_WHITE`]: 95,072,240 → 94,549,808 / 25,722,084 → 25,607,722 /
+/// 27,692,894 → 27,205,989 / 34,716,719 → 34,361,654 (−0.4 % to −1.8 %; 12 had won on all four
+/// with the barred cells alone too); 16: 95,830,485 / 25,664,417 / 26,711,931 / 35,332,610.
+const WHITE_GAP_POINTS: u32 = 12;
 /// See [`WHITE_GAP_POINTS`].
 const WHITE_GAP_CAP: u32 = 4;
 
@@ -295,7 +299,7 @@ pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
 /// [`order_moves`] with points for how close each move brings the mover to a static proof:
 /// `gaps` holds, by column, how many of the opponent's lines the mover's strategy leaves
 /// alive after the move (`rules::follow_up_gap` for black, `rules::zugzwang_gap` for white).
-/// Black gets `GAP_POINTS` (6) for each line not left alive; white `WHITE_GAP_POINTS` (8) for
+/// Black gets `GAP_POINTS` (6) for each line not left alive; white `WHITE_GAP_POINTS` (12) for
 /// each line fewer than `WHITE_GAP_CAP` (4) left alive.
 #[inline(always)]
 pub fn order_moves_by_gaps(position: &Position, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
