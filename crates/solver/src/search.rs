@@ -322,13 +322,13 @@ impl<'t> Solver<'t> {
         };
         if !Q::SCORES && position.stone_count() <= forcing_max_stones {
             let mut visited = 0;
-            if position.forcing_win(FORCING_DEPTH, &mut visited) {
-                self.stats.nodes += visited;
+            let reached = position.forcing_win(FORCING_DEPTH, &mut visited);
+            self.stats.nodes += visited;
+            if reached {
                 let bound = white_to_move as i32;
                 question.store(table, slot, bound, visited, &mut self.stats.table);
                 return bound;
             }
-            self.stats.nodes += visited;
         }
         // Children's slots, prefetched all at once before the moves are ordered, so that the
         // ordering's work overlaps the loads; then read (enhanced transposition cutoff).
@@ -438,7 +438,8 @@ const FORCING_MAX_STONES_WHITE: i32 = 36;
 /// 33,234,299 / 38,437,980 / 43,978,803.
 const FORCING_MAX_STONES_BLACK: i32 = 38;
 
-/// The longest chain of white moves [`crate::forcing::forcing_win`] tries. Without the
+/// The longest chain of the mover's moves [`crate::forcing::forcing_win`] tries (measured for
+/// white's chains). Without the
 /// zugzwang endings, at most 36 stones: three moves 129,189,839 / 36,494,747 / 42,195,484 /
 /// 50,242,031 on the sets of [`FORCING_MAX_STONES_WHITE`]; four 128,916,619 / 36,498,451 /
 /// 42,192,272 / 49,916,658; six 129,111,143 / 36,536,929 / 42,313,661 / 50,216,645; sixteen
