@@ -22,7 +22,7 @@
 use score4_board::{Cell, Colour, Position};
 
 use crate::ordering::{after_move, unstoppable};
-use crate::rules::{follow_up_gap_after, zugzwang_gap_after};
+use crate::rules::{follow_up_holds_after, zugzwang_after};
 
 /// Whether the player to move in `position` reaches its goal (white: a win; black: a win or a
 /// draw) by a chain of at most `depth` moves that each create an opening, the last one
@@ -54,6 +54,28 @@ use crate::rules::{follow_up_gap_after, zugzwang_gap_after};
 /// assert!(visited >= 3);
 /// ```
 pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
+    chains_win::<true>(position, depth, visited)
+}
+
+/// [`forcing_win`] for a caller that has already found that no single move of the mover
+/// reaches its goal: none wins by force ([`crate::ordering::wins_by_force`]) and none leaves
+/// the mover's rule proven ([`crate::rules::zugzwang_after`] for white,
+/// [`crate::rules::follow_up_holds_after`] for black). The chains' first moves are then not
+/// tested for that again (the search asks both before its look: the repeated tests cost as
+/// much as the rest of the look); the answer is [`forcing_win`]'s.
+///
+/// Contract: as [`forcing_win`], and no single move of the mover reaches its goal as above.
+pub fn forcing_win_beyond_one_move(position: &Position, depth: u32, visited: &mut u64) -> bool {
+    debug_assert!(
+        !chains_win::<true>(position, 1, &mut 0),
+        "a single move reaches the mover's goal"
+    );
+    chains_win::<false>(position, depth, visited)
+}
+
+/// [`forcing_win`]; with `FIRST_ENDS` false, chains of a single move are not tried (the caller
+/// knows none ends there).
+fn chains_win<const FIRST_ENDS: bool>(position: &Position, depth: u32, visited: &mut u64) -> bool {
     let attacker = position.mover();
     let playable = position.playable();
     let theirs = position.threats(attacker.other());
@@ -67,17 +89,18 @@ pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
         let (_, threats_after, openings) = after_move(position, cell, created.0);
         if openings == 0 {
             // A quiet move ends a chain too when it leaves the attacker a static proof.
-            let gap = match attacker {
-                Colour::White => zugzwang_gap_after(position, cell),
-                Colour::Black => follow_up_gap_after(position, cell),
-            };
-            if gap == 0 {
+            let proven = FIRST_ENDS
+                && match attacker {
+                    Colour::White => zugzwang_after(position, cell),
+                    Colour::Black => follow_up_holds_after(position, cell),
+                };
+            if proven {
                 *visited += 1;
                 return true;
             }
             continue;
         }
-        if unstoppable(openings, threats_after) {
+        if FIRST_ENDS && unstoppable(openings, threats_after) {
             *visited += 1;
             return true;
         }
@@ -91,7 +114,7 @@ pub fn forcing_win(position: &Position, depth: u32, visited: &mut u64) -> bool {
         // A block that gives the defender an opening ends the chain: the attacker would have
         // to answer it.
         let defender_openings = after_block.threats(attacker.other()).0 & after_block.playable().0;
-        if defender_openings == 0 && forcing_win(&after_block, depth - 1, visited) {
+        if defender_openings == 0 && chains_win::<true>(&after_block, depth - 1, visited) {
             return true;
         }
     }

@@ -10,7 +10,7 @@ use score4_board::symmetry::SymmetryGroup;
 use score4_board::{BitBoard, Cell, Colour, Position};
 use score4_classic::ClassicPosition;
 
-use crate::forcing::forcing_win;
+use crate::forcing::forcing_win_beyond_one_move;
 use crate::ordering::{order_moves, order_moves_by_gaps, wins_by_force, OrderedMoves};
 use crate::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_after, zugzwang_after,
@@ -72,7 +72,10 @@ pub trait Game: Copy {
     /// Whether the mover reaches its goal (the first player a win, the second a win or a draw)
     /// by a chain of at most `depth` moves that each create an opening the other must block
     /// ([`crate::forcing`]), counting the positions the chains play in `visited`. Contract:
-    /// neither player has an opening. `false` says nothing; the classic game does not look.
+    /// neither player has an opening, and no single move reaches the mover's goal: none wins
+    /// by force ([`Self::wins_by_force`]) and none leaves the mover's rule proven (the gaps
+    /// after each move are not 0); the search tests both first, so the chains' first moves are
+    /// not tested for them again. `false` says nothing; the classic game does not look.
     #[inline(always)]
     fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {
         let _ = (depth, visited);
@@ -233,7 +236,7 @@ impl Game for Position {
     }
     #[inline(always)]
     fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {
-        forcing_win(self, depth, visited)
+        forcing_win_beyond_one_move(self, depth, visited)
     }
     #[inline(always)]
     fn wins_by_force(&self, moves: BitBoard) -> bool {

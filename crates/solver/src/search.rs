@@ -314,7 +314,8 @@ impl<'t> Solver<'t> {
         let nodes_before = self.stats.nodes;
         // High in the tree, a short chain of forcing threats that reaches the mover's goal,
         // before the ordering's choice (its positions count as nodes). For scores such a
-        // chain bounds nothing beyond the report's question.
+        // chain bounds nothing beyond the report's question. (No single move reaches the
+        // goal here: the check for a win by force and the gaps of the rules said so.)
         let forcing_max_stones = if white_to_move {
             FORCING_MAX_STONES_WHITE
         } else {
