@@ -11,7 +11,9 @@ use score4_board::{BitBoard, Cell, Colour, Position};
 use score4_classic::ClassicPosition;
 
 use crate::forcing::forcing_win_beyond_one_move;
-use crate::ordering::{order_moves, order_moves_by_gaps, wins_by_force, OrderedMoves};
+use crate::ordering::{
+    opening_after, order_moves, order_moves_by_gaps, wins_by_force, Opening, OrderedMoves,
+};
 use crate::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_after, zugzwang_after,
     zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat,
@@ -60,6 +62,21 @@ pub trait Game: Copy {
     fn key_after(&self, cell: Cell, symmetries: Self::Symmetries) -> u128;
     /// `moves` in the order to search them, best first.
     fn order(&self, moves: BitBoard) -> OrderedMoves;
+    /// What the mover's move to the playable `cell` leaves the opponent, who has no opening:
+    /// a free choice, a single block, or a lost position ([`Opening`]). The classic game does
+    /// not look ([`Opening::NotLookedAt`]): playing every move to see cost it more time than
+    /// the table's answers after blocks saved (Middle-Medium: 8 % fewer nodes, 20–50 % more
+    /// time).
+    #[inline(always)]
+    fn opening_after(&self, cell: Cell) -> Opening {
+        let _ = cell;
+        Opening::NotLookedAt
+    }
+    /// [`Self::key`] of the position after the mover plays `cell` and the opponent `reply`.
+    #[inline(always)]
+    fn key_after_reply(&self, cell: Cell, reply: Cell, symmetries: Self::Symmetries) -> u128 {
+        self.after(cell).key_after(reply, symmetries)
+    }
     /// Plays the `i`-th move of `order` (faster than [`Self::after`] where the ordering
     /// found what the move creates).
     fn play_ordered(&mut self, order: &OrderedMoves, i: usize);
@@ -187,6 +204,14 @@ impl Game for Position {
     #[inline(always)]
     fn order(&self, moves: BitBoard) -> OrderedMoves {
         order_moves(self, moves)
+    }
+    #[inline(always)]
+    fn opening_after(&self, cell: Cell) -> Opening {
+        opening_after(self, cell)
+    }
+    #[inline(always)]
+    fn key_after_reply(&self, cell: Cell, reply: Cell, symmetries: SymmetryGroup) -> u128 {
+        self.table_key_after_reply_within(cell, reply, symmetries)
     }
     #[inline(always)]
     fn play_ordered(&mut self, order: &OrderedMoves, i: usize) {

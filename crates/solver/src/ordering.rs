@@ -255,6 +255,46 @@ pub fn wins_by_force(position: &Position, moves: BitBoard) -> bool {
     false
 }
 
+/// What a move leaves the opponent, who has no opening ([`opening_after`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// No opening of the mover: the opponent chooses freely.
+    None,
+    /// One opening of the mover, not below another of its threats: the opponent must block
+    /// on this cell (anything else loses at once), so the position after the block has the
+    /// move's value.
+    Block(Cell),
+    /// Two openings, or one below another threat: the opponent has lost.
+    Unstoppable,
+    /// Not looked at (the classic game): the search keys the child unless the move is below a
+    /// threat of the mover, and reads it only if the ordering finds the move opens nothing.
+    NotLookedAt,
+}
+
+/// What the mover's move to `cell` leaves the opponent ([`Opening`]), found without playing
+/// it.
+///
+/// Contract: `cell` is playable, neither player has an opening, and `cell` is not below a
+/// threat of the opponent.
+#[inline(always)]
+pub fn opening_after(position: &Position, cell: Cell) -> Opening {
+    let me = position.mover();
+    // A move opens a threat only by creating one (on a line holding two of the mover's
+    // stones) or by making the cell above playable (below one of the mover's threats).
+    if position.lines_through_holding(cell, me, 2) == 0 && !position.threats(me).down().has(cell) {
+        return Opening::None;
+    }
+    let created = position.threats_created_by(cell).0;
+    let (_, threats_after, openings) = after_move(position, cell, created);
+    if openings == 0 {
+        Opening::None
+    } else if unstoppable(openings, threats_after) {
+        Opening::Unstoppable
+    } else {
+        Opening::Block(Cell::from_index(openings.trailing_zeros() as u8))
+    }
+}
+
 /// How many threats the opponent of the mover would create by playing on top of `cell` once
 /// the mover has played there: the opponent's lines through the cell above holding two of its
 /// stones, but not those through `cell` (the move closes them). 0 on the top layer.

@@ -23,6 +23,7 @@ use std::time::Instant;
 use score4_board::{BitBoard, Cell, Position};
 
 use crate::game::Game;
+use crate::ordering::Opening;
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
 
 /// What a search counted.
@@ -333,14 +334,38 @@ impl<'t> Solver<'t> {
         }
         // Children's slots, prefetched all at once before the moves are ordered, so that the
         // ordering's work overlaps the loads; then read (enhanced transposition cutoff).
-        // A move under one of the mover's threats opens it, so that child is never looked up
-        // (below); the ordering finds the other moves that open one.
+        // A move that creates or uncovers an opening leaves the opponent a single move, the
+        // block: that child is never stored, but the position after the block has the child's
+        // value, and is looked up instead.
         let mut slot_by_column = [None; 16];
-        let opening_below = G::below(position.threats_of(white_to_move));
-        for cell in moves & !opening_below {
+        let mut block_slot_by_column = [None; 16];
+        let own_threats = position.threats_of(white_to_move);
+        for cell in moves {
+            let column = G::column_of(cell) as usize;
+            match position.opening_after(cell) {
+                Opening::Block(block) => {
+                    let key = position.key_after_reply(cell, block, symmetries);
+                    let s = slot_of::<G>(table, key);
+                    table.prefetch(s);
+                    block_slot_by_column[column] = Some(s);
+                    continue;
+                }
+                // The opponent has lost: for the report's question the check for a win by
+                // force has settled the node; for scores the child is searched.
+                Opening::Unstoppable => continue,
+                Opening::None => debug_assert!(
+                    (G::below(own_threats) & BitBoard::from(cell)).is_empty(),
+                    "a move below the mover's threat opens it"
+                ),
+                Opening::NotLookedAt => {
+                    if !(G::below(own_threats) & BitBoard::from(cell)).is_empty() {
+                        continue;
+                    }
+                }
+            }
             let s = slot_of::<G>(table, position.key_after(cell, symmetries));
             table.prefetch(s);
-            slot_by_column[G::column_of(cell) as usize] = Some(s);
+            slot_by_column[column] = Some(s);
         }
         let order = match &gaps {
             Some(gaps) => position.order_by_gaps(moves, gaps),
@@ -348,13 +373,18 @@ impl<'t> Solver<'t> {
         };
         let ordered = order.as_slice();
         // A move that creates an opening leaves the opponent a forced reply or a lost position:
-        // such a child never reaches the table, so it is not looked up.
+        // such a child never reaches the table; the position after the block is read instead.
         let mut child_slots = [None; 16];
-        for (i, (child_slot, &cell)) in child_slots.iter_mut().zip(ordered).enumerate() {
-            if !order.creates_opening(i) {
-                *child_slot = slot_by_column[G::column_of(Cell::from_index(cell)) as usize];
+        let mut read_slots = [None; 16];
+        for (i, &cell) in ordered.iter().enumerate() {
+            let column = G::column_of(Cell::from_index(cell)) as usize;
+            if order.creates_opening(i) {
+                read_slots[i] = block_slot_by_column[column];
+            } else {
+                child_slots[i] = slot_by_column[column];
+                read_slots[i] = child_slots[i];
                 debug_assert!(
-                    child_slot.is_some(),
+                    child_slots[i].is_some(),
                     "every move that opens no threat is keyed"
                 );
             }
@@ -379,11 +409,11 @@ impl<'t> Solver<'t> {
         };
         let mut known_failing = 0u16;
         let child_slots = &child_slots[..ordered.len()];
-        for (i, child_slot) in child_slots.iter().enumerate() {
-            let Some(child_slot) = *child_slot else {
+        for (i, read_slot) in read_slots[..ordered.len()].iter().enumerate() {
+            let Some(read_slot) = *read_slot else {
                 continue;
             };
-            match question.probe(table, child_slot, &mut self.stats.table) {
+            match question.probe(table, read_slot, &mut self.stats.table) {
                 Some(bound) if reaches_goal(bound) => {
                     question.store(table, slot, bound, 1, &mut self.stats.table);
                     return bound;
