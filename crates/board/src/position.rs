@@ -288,19 +288,10 @@ impl Position {
     /// making the move.
     #[inline(always)]
     pub fn table_key_after_within(&self, cell: Cell, group: SymmetryGroup) -> u128 {
-        let bit = 1u64 << cell.index();
-        let occupied = self.occupied().0 | bit;
+        let occupied = self.occupied().0 | 1u64 << cell.index();
         // After the move the opponent is to move, holding what it holds now.
-        let mover_after = self.stones(self.mover().other()).0;
-        if group.is_trivial() {
-            return table_key(mover_after, occupied);
-        }
-        let (white, black) = if self.mover() == Colour::White {
-            (occupied & !mover_after, mover_after)
-        } else {
-            (mover_after, occupied & !mover_after)
-        };
-        least_image_table_key(white, black, group)
+        let to_move = self.mover().other();
+        table_key_to_move(self.stones(to_move).0, occupied, to_move, group)
     }
 
     /// [`Position::table_key_within`] of the position after the mover plays `cell` and the
@@ -314,19 +305,11 @@ impl Position {
         reply: Cell,
         group: SymmetryGroup,
     ) -> u128 {
-        let (bit, reply_bit) = (1u64 << cell.index(), 1u64 << reply.index());
-        let occupied = self.occupied().0 | bit | reply_bit;
+        let bit = 1u64 << cell.index();
+        let occupied = self.occupied().0 | bit | 1u64 << reply.index();
         // After the two moves the mover is to move again, holding `cell` as well.
-        let mover_after = self.stones(self.mover()).0 | bit;
-        if group.is_trivial() {
-            return table_key(mover_after, occupied);
-        }
-        let (white, black) = if self.mover() == Colour::White {
-            (mover_after, occupied & !mover_after)
-        } else {
-            (occupied & !mover_after, mover_after)
-        };
-        least_image_table_key(white, black, group)
+        let to_move = self.mover();
+        table_key_to_move(self.stones(to_move).0 | bit, occupied, to_move, group)
     }
 
     /// The symmetries that can make two different positions below this one (positions holding
@@ -475,4 +458,25 @@ impl fmt::Display for Position {
         );
         f.write_str(&picture)
     }
+}
+
+/// [`Position::table_key_within`] of the position whose player `to_move` holds `to_move_stones`
+/// among the `occupied` cells.
+#[inline(always)]
+fn table_key_to_move(
+    to_move_stones: u64,
+    occupied: u64,
+    to_move: Colour,
+    group: SymmetryGroup,
+) -> u128 {
+    if group.is_trivial() {
+        return table_key(to_move_stones, occupied);
+    }
+    let others = occupied & !to_move_stones;
+    let (white, black) = if to_move == Colour::White {
+        (to_move_stones, others)
+    } else {
+        (others, to_move_stones)
+    };
+    least_image_table_key(white, black, group)
 }
