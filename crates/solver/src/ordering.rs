@@ -237,22 +237,9 @@ pub(crate) fn unstoppable(openings: u64, threats: u64) -> bool {
 /// opponent (so no move gives the opponent an opening).
 #[inline(always)]
 pub fn wins_by_force(position: &Position, moves: BitBoard) -> bool {
-    let me = position.mover();
-    // A move opens a threat only by creating one (on a line holding two of the mover's
-    // stones) or by making the cell above playable (below one of the mover's threats).
-    let below_own = position.threats(me).down().0;
-    for cell in moves {
-        if position.lines_through_holding(cell, me, 2) == 0 && below_own & 1 << cell.index() == 0 {
-            continue;
-        }
-        let created = position.threats_created_by(cell).0;
-        let (playable_after, threats_after, openings_after) = after_move(position, cell, created);
-        debug_assert_eq!(position.threats(me.other()).0 & playable_after, 0);
-        if unstoppable(openings_after, threats_after) {
-            return true;
-        }
-    }
-    false
+    moves
+        .iter()
+        .any(|cell| opening_after(position, cell) == Opening::Unstoppable)
 }
 
 /// What a move leaves the opponent, who has no opening ([`opening_after`]).
@@ -285,7 +272,8 @@ pub fn opening_after(position: &Position, cell: Cell) -> Opening {
         return Opening::None;
     }
     let created = position.threats_created_by(cell).0;
-    let (_, threats_after, openings) = after_move(position, cell, created);
+    let (playable_after, threats_after, openings) = after_move(position, cell, created);
+    debug_assert_eq!(position.threats(me.other()).0 & playable_after, 0);
     if openings == 0 {
         Opening::None
     } else if unstoppable(openings, threats_after) {
