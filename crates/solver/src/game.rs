@@ -12,7 +12,8 @@ use score4_classic::ClassicPosition;
 
 use crate::forcing::forcing_win_beyond_one_move;
 use crate::ordering::{
-    opening_after, order_moves, order_moves_by_gaps, wins_by_force, Opening, OrderedMoves,
+    forced_line, opening_after, order_moves, order_moves_by_gaps, wins_by_force, ForcedLine,
+    Opening, OrderedMoves,
 };
 use crate::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_after, zugzwang_after,
@@ -72,10 +73,13 @@ pub trait Game: Copy {
         let _ = cell;
         Opening::NotLookedAt
     }
-    /// [`Self::key`] of the position after the mover plays `cell` and the opponent `reply`.
+    /// Where the mover's move to `cell` leads when it leaves the opponent a single block at
+    /// `block` ([`Opening::Block`]): the key of the first position of the forced replies with a
+    /// choice, or which player wins on the way ([`ForcedLine`]). By default the key after the
+    /// block.
     #[inline(always)]
-    fn key_after_reply(&self, cell: Cell, reply: Cell, symmetries: Self::Symmetries) -> u128 {
-        self.after(cell).key_after(reply, symmetries)
+    fn forced_line(&self, cell: Cell, block: Cell, symmetries: Self::Symmetries) -> ForcedLine {
+        ForcedLine::Reaches(self.after(cell).key_after(block, symmetries))
     }
     /// Plays the `i`-th move of `order` (faster than [`Self::after`] where the ordering
     /// found what the move creates).
@@ -210,8 +214,8 @@ impl Game for Position {
         opening_after(self, cell)
     }
     #[inline(always)]
-    fn key_after_reply(&self, cell: Cell, reply: Cell, symmetries: SymmetryGroup) -> u128 {
-        self.table_key_after_reply_within(cell, reply, symmetries)
+    fn forced_line(&self, cell: Cell, block: Cell, symmetries: SymmetryGroup) -> ForcedLine {
+        forced_line(self, cell, block, symmetries)
     }
     #[inline(always)]
     fn play_ordered(&mut self, order: &OrderedMoves, i: usize) {

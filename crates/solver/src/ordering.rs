@@ -41,7 +41,8 @@
 //! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
 //! the rules after each move): a move leaving the opponent fewer lines alive is tried earlier.
 
-use score4_board::geometry::{LINE_SET_THROUGH, MAX_LINES_PER_CELL};
+use score4_board::geometry::{LINES, LINE_SET_THROUGH, MAX_LINES_PER_CELL};
+use score4_board::symmetry::SymmetryGroup;
 use score4_board::{BitBoard, Cell, Colour, Position};
 
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
@@ -281,6 +282,101 @@ pub fn opening_after(position: &Position, cell: Cell) -> Opening {
     } else {
         Opening::Block(Cell::from_index(openings.trailing_zeros() as u8))
     }
+}
+
+/// Where the forced replies after a move that opens one threat lead ([`forced_line`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForcedLine {
+    /// The table key of the first position of the line where the player to move has a choice
+    /// (or, for a line longer than [`FORCED_LINE_MAX_REPLIES`], of its last position looked at):
+    /// the move has its value.
+    Reaches(u128),
+    /// A forced reply of the opponent opens two threats, or one below another: the mover loses.
+    MoverLoses,
+    /// A forced reply of the mover does: the mover wins.
+    MoverWins,
+}
+
+/// The longest line of forced replies [`forced_line`] follows after the opponent's first block.
+pub const FORCED_LINE_MAX_REPLIES: u32 = 8;
+
+/// Where the mover's move to `cell`, which leaves the opponent a single block at `block`
+/// ([`Opening::Block`]), leads: each player in turn must block the other's one opening, until
+/// a block opens nothing (the position after it has the move's value: [`ForcedLine::Reaches`]
+/// its key within `group`) or opens two threats, or one below another (the player who made it
+/// wins). Anything but the block loses at once, and the player to block never has an opening
+/// of its own: the line is the game's only continuation that does not lose at once for the
+/// player who must block.
+///
+/// The position after the opponent's block is never stored when that block opens a threat
+/// (a forced position has no choice to remember), so a search reads the end of the line
+/// instead.
+///
+/// Contract: as [`opening_after`] for `cell`, and `opening_after(position, cell)` is
+/// `Opening::Block(block)`.
+#[inline(always)]
+pub fn forced_line(
+    position: &Position,
+    cell: Cell,
+    block: Cell,
+    group: SymmetryGroup,
+) -> ForcedLine {
+    if !block_opens_threat(position, cell, block) {
+        return ForcedLine::Reaches(position.table_key_after_reply_within(cell, block, group));
+    }
+    follow_forced_line(position, cell, block, group)
+}
+
+/// Whether the opponent's block at `block`, after the mover's move to `cell`, gives the
+/// opponent an opening, found without playing either move.
+///
+/// Contract: as [`forced_line`].
+#[inline(always)]
+fn block_opens_threat(position: &Position, cell: Cell, block: Cell) -> bool {
+    let opponent = position.mover().other();
+    let played = 1u64 << cell.index() | 1u64 << block.index();
+    // Lines through the block holding two of the opponent's stones, but not through `cell`
+    // (the mover's stone closes them), make threats; the opponent's threats it already had
+    // become openings once playable (none is playable now, nor above `cell`).
+    let mut lines = position.lines_through_holding(block, opponent, 2)
+        & !LINE_SET_THROUGH[cell.index() as usize];
+    let mut threats = position.threats(opponent).0;
+    while lines != 0 {
+        threats |= LINES[lines.trailing_zeros() as usize];
+        lines &= lines - 1;
+    }
+    // (On the top layer `<< 16` leaves the board: nothing above becomes playable.)
+    let playable = (position.playable().0 | played << 16) & !played;
+    threats & playable & !position.occupied().0 != 0
+}
+
+/// [`forced_line`] past its quick test: plays the line (kept out of the search's body).
+#[inline(never)]
+fn follow_forced_line(
+    position: &Position,
+    cell: Cell,
+    block: Cell,
+    group: SymmetryGroup,
+) -> ForcedLine {
+    let opponent = position.mover().other();
+    let mut before_reply = position.after(cell);
+    let mut reply = block;
+    for _ in 0..FORCED_LINE_MAX_REPLIES {
+        // The player to block has no opening, and the other player's only one is `reply`.
+        match opening_after(&before_reply, reply) {
+            Opening::None => break,
+            Opening::Unstoppable if before_reply.mover() == opponent => {
+                return ForcedLine::MoverLoses
+            }
+            Opening::Unstoppable => return ForcedLine::MoverWins,
+            Opening::Block(next) => {
+                before_reply.play(reply);
+                reply = next;
+            }
+            Opening::NotLookedAt => unreachable!("the 3-D game looks"),
+        }
+    }
+    ForcedLine::Reaches(before_reply.table_key_after_within(reply, group))
 }
 
 /// How many threats the opponent of the mover would create by playing on top of `cell` once

@@ -23,7 +23,7 @@ use std::time::Instant;
 use score4_board::{BitBoard, Cell, Position};
 
 use crate::game::Game;
-use crate::ordering::Opening;
+use crate::ordering::{ForcedLine, Opening};
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
 
 /// What a search counted.
@@ -336,18 +336,32 @@ impl<'t> Solver<'t> {
         // ordering's work overlaps the loads; then read (enhanced transposition cutoff).
         // A move that creates or uncovers an opening leaves the opponent a single move, the
         // block: that child is never stored, but the position after the block has the child's
-        // value, and is looked up instead.
+        // value, and is looked up instead — or, when the block opens a threat in turn, the
+        // first position with a choice after the forced replies ([`ForcedLine`]).
         let mut slot_by_column = [None; 16];
         let mut block_slot_by_column = [None; 16];
+        let mut lost_columns = 0u16;
         let own_threats = position.threats_of(white_to_move);
         for cell in moves {
             let column = G::column_of(cell) as usize;
             match position.opening_after(cell) {
                 Opening::Block(block) => {
-                    let key = position.key_after_reply(cell, block, symmetries);
-                    let s = slot_of::<G>(table, key);
-                    table.prefetch(s);
-                    block_slot_by_column[column] = Some(s);
+                    match position.forced_line(cell, block, symmetries) {
+                        ForcedLine::Reaches(key) => {
+                            let s = slot_of::<G>(table, key);
+                            table.prefetch(s);
+                            block_slot_by_column[column] = Some(s);
+                        }
+                        // For scores such a line bounds nothing beyond the report's question:
+                        // the child is searched.
+                        ForcedLine::MoverWins if !Q::SCORES => {
+                            let bound = white_to_move as i32;
+                            question.store(table, slot, bound, 1, &mut self.stats.table);
+                            return bound;
+                        }
+                        ForcedLine::MoverLoses if !Q::SCORES => lost_columns |= 1 << column,
+                        ForcedLine::MoverWins | ForcedLine::MoverLoses => {}
+                    }
                     continue;
                 }
                 // The opponent has lost: for the report's question the check for a win by
@@ -374,12 +388,15 @@ impl<'t> Solver<'t> {
         let ordered = order.as_slice();
         // A move that creates an opening leaves the opponent a forced reply or a lost position:
         // such a child never reaches the table; the position after the block is read instead.
+        // A move whose forced line loses is known to fail without a look.
         let mut child_slots = [None; 16];
         let mut read_slots = [None; 16];
+        let mut known_failing = 0u16;
         for (i, &cell) in ordered.iter().enumerate() {
             let column = G::column_of(Cell::from_index(cell)) as usize;
             if order.creates_opening(i) {
                 read_slots[i] = block_slot_by_column[column];
+                known_failing |= ((lost_columns >> column) & 1) << i;
             } else {
                 child_slots[i] = slot_by_column[column];
                 read_slots[i] = child_slots[i];
@@ -407,7 +424,6 @@ impl<'t> Solver<'t> {
                 }
             }
         };
-        let mut known_failing = 0u16;
         let child_slots = &child_slots[..ordered.len()];
         for (i, read_slot) in read_slots[..ordered.len()].iter().enumerate() {
             let Some(read_slot) = *read_slot else {
