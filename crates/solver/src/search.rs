@@ -309,7 +309,12 @@ impl<'t> Solver<'t> {
             return bound;
         }
         let gaps = match examine_rules(position, question, rule_failed, moves) {
-            Head::Settled(bound) => return bound,
+            // Stored although it cost one node: the slot is at hand, and the next parent that
+            // reads it in its cutoff skips the visit and the rules.
+            Head::Settled(bound) => {
+                question.store(table, slot, bound, 1, &mut self.stats.table);
+                return bound;
+            }
             Head::Moves(_, gaps) => gaps,
         };
         let nodes_before = self.stats.nodes;
