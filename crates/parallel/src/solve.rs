@@ -317,6 +317,16 @@ pub fn solve<G: Game + Send>(
         let mut next_report = started + config.progress_every;
         let mut shared = coordinator.lock();
         while !shared.finished {
+            // Workers leave only once the search is finished: one that has left now panicked.
+            // The others are stopped, and joining it below passes the panic on (rather than
+            // waiting for ever for a root value it will not bring).
+            if workers.iter().any(|worker| worker.is_finished()) {
+                abandoned = true;
+                shared.finished = true;
+                coordinator.monitors.iter().for_each(Monitor::stop);
+                coordinator.changed.notify_all();
+                break;
+            }
             let now = Instant::now();
             if config.deadline.is_some_and(|deadline| now >= deadline) {
                 abandoned = true;

@@ -343,8 +343,10 @@ impl<'t> Solver<'t> {
         // block: that child is never stored, but the position after the block has the child's
         // value, and is looked up instead — or, when the block opens a threat in turn, the
         // first position with a choice after the forced replies ([`ForcedLine`]).
-        let mut slot_by_column = [None; 16];
-        let mut block_slot_by_column = [None; 16];
+        // One slot per column: the child's own, or for a move that creates an opening the
+        // position's at the end of its forced line (`block_columns`), or none.
+        let mut slot_by_column: [Option<Slot>; 16] = [None; 16];
+        let mut block_columns = 0u16;
         let mut lost_columns = 0u16;
         let own_threats = position.threats_of(white_to_move);
         for cell in moves {
@@ -355,7 +357,8 @@ impl<'t> Solver<'t> {
                         ForcedLine::Reaches(key) => {
                             let s = slot_of::<G>(table, key);
                             table.prefetch(s);
-                            block_slot_by_column[column] = Some(s);
+                            slot_by_column[column] = Some(s);
+                            block_columns |= 1 << column;
                         }
                         // For scores such a line bounds nothing beyond the report's question:
                         // the child is searched.
@@ -391,26 +394,7 @@ impl<'t> Solver<'t> {
             None => position.order(moves),
         };
         let ordered = order.as_slice();
-        // A move that creates an opening leaves the opponent a forced reply or a lost position:
-        // such a child never reaches the table; the position after the block is read instead.
-        // A move whose forced line loses is known to fail without a look.
-        let mut child_slots = [None; 16];
-        let mut read_slots = [None; 16];
-        let mut known_failing = 0u16;
-        for (i, &cell) in ordered.iter().enumerate() {
-            let column = G::column_of(Cell::from_index(cell)) as usize;
-            if order.creates_opening(i) {
-                read_slots[i] = block_slot_by_column[column];
-                known_failing |= ((lost_columns >> column) & 1) << i;
-            } else {
-                child_slots[i] = slot_by_column[column];
-                read_slots[i] = child_slots[i];
-                debug_assert!(
-                    child_slots[i].is_some(),
-                    "every move that opens no threat is keyed"
-                );
-            }
-        }
+        let column_at = |i: usize| G::column_of(Cell::from_index(ordered[i])) as usize;
         // When every move fails the mover, the best of the children's bounds for the mover
         // bounds the position (moves the head pruned lose at once: never better).
         // (The report's question has only 1 and 0: failing is 0 for the first player, 1 for
@@ -429,9 +413,24 @@ impl<'t> Solver<'t> {
                 }
             }
         };
-        let child_slots = &child_slots[..ordered.len()];
-        for (i, read_slot) in read_slots[..ordered.len()].iter().enumerate() {
-            let Some(read_slot) = *read_slot else {
+        // A move that creates an opening leaves the opponent a forced reply or a lost position:
+        // such a child never reaches the table; the position at the end of its forced line is
+        // read instead, if any (the classic game keys such a move as its child: not read). A
+        // move whose forced line loses is known to fail without a look.
+        let mut known_failing = 0u16;
+        for i in 0..ordered.len() {
+            let column = column_at(i);
+            let read_slot = if order.creates_opening(i) {
+                known_failing |= ((lost_columns >> column) & 1) << i;
+                slot_by_column[column].filter(|_| block_columns & (1 << column) != 0)
+            } else {
+                debug_assert!(
+                    slot_by_column[column].is_some() && block_columns & (1 << column) == 0,
+                    "every move that opens no threat is keyed as its child"
+                );
+                slot_by_column[column]
+            };
+            let Some(read_slot) = read_slot else {
                 continue;
             };
             match question.probe(table, read_slot, &mut self.stats.table) {
@@ -447,10 +446,16 @@ impl<'t> Solver<'t> {
             }
         }
 
-        for (i, &child_slot) in child_slots.iter().enumerate() {
+        for i in 0..ordered.len() {
             if known_failing & (1 << i) != 0 {
                 continue;
             }
+            let column = column_at(i);
+            let child_slot = if order.creates_opening(i) {
+                None
+            } else {
+                slot_by_column[column]
+            };
             let mut child = *position;
             child.play_ordered(&order, i);
             let bound = self.search(&child, symmetries, child_slot, question, gaps.is_some());
