@@ -282,14 +282,27 @@ impl<'t> Solver<'t> {
         let white_to_move = position.first_to_move();
         let reaches_goal = |bound: i32| (bound >= threshold) == white_to_move;
         if !moves.has_several() {
-            // A forced move: no choice to remember in the table.
+            // A forced move. When the parent keyed this position (its move opened nothing, so
+            // its cutoff reads here) the answer is stored for that read; a forced position
+            // reached otherwise has no slot (the forced lines read past it).
+            let nodes_before = self.stats.nodes;
             let gaps = match examine_rules(position, question, rule_failed, moves) {
-                Head::Settled(bound) => return bound,
+                Head::Settled(bound) => {
+                    if let Some(slot) = slot {
+                        question.store(self.table, slot, bound, 1, &mut self.stats.table);
+                    }
+                    return bound;
+                }
                 Head::Moves(_, gaps) => gaps,
             };
             let cell = moves.first().expect("one move");
             let child = position.after(cell);
-            return self.search(&child, symmetries, None, question, gaps.is_some());
+            let bound = self.search(&child, symmetries, None, question, gaps.is_some());
+            if let (Some(slot), false) = (slot, self.interrupted) {
+                let subtree = self.stats.nodes - nodes_before;
+                question.store(self.table, slot, bound, subtree, &mut self.stats.table);
+            }
+            return bound;
         }
 
         // The table before the static rules: a position found there needs neither the rules
