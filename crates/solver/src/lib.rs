@@ -9,7 +9,8 @@
 //! - [`ordering`]: the report's line-score move ordering, insertion sort, best first;
 //! - [`rules`]: static proofs that the second player holds (claimeven and baseinverse on the
 //!   76 lines), each a strategy for black checked against every line white could complete,
-//!   and that the first player wins by zugzwang on a layer-2 threat;
+//!   and that the first player wins by zugzwang on a layer-2 threat; both may mirror two
+//!   columns of equal height;
 //! - [`forcing`]: wins of the first player by a chain of threats the second must block;
 //! - [`table`]: the transposition table — compact keys folded over the symmetries that can
 //!   matter below the root (canonical keys when all can), prime size, exact hits by the Chinese

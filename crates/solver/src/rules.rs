@@ -29,6 +29,17 @@
 //! white *odd threat* (a threat on layer 2, the third row), with the same follow-up and pairs
 //! played by white in the other columns; the proof is in the function's documentation.
 //!
+//! **Mirrored columns** (both rules, fifteenth session): when the strategy leaves the attacker
+//! a single line, and that line lies in one layer, the defender may instead *mirror* two of its
+//! columns of equal height: a move of the attacker in one is answered at the same height in
+//! the other. Heights stay equal, so the answer is always playable; the defender gets one cell
+//! of each pair at the same height (which kills the line), and loses the two columns' sure
+//! cells and pairs (so the whole strategy is checked again, see `holds_with_mirror`). The
+//! columns of odd height outside the mirror still come in an even number, as the mirror takes
+//! two of equal height. A mirrored column needs a stone of the defender: else its vertical line
+//! is the attacker's. (An earlier mirror, sixth session, searched up to eight mirrors at every
+//! rule call and cost more than it saved; this one is tried once per call, only on one line.)
+//!
 //! The search applies each rule at the nodes of its contract and after every move of the player
 //! to move (a move that hands the other a settled position settles this node too). The tests
 //! (`tests/rules.rs`) check every position a rule settles against the plain reference solver.
@@ -52,7 +63,7 @@ const PAIRING_BUDGET: u32 = 64;
 const MAX_NEEDS: usize = 16;
 
 /// Whether black, with white to move, keeps white from four by the follow-up-and-pairs strategy
-/// described above (module documentation).
+/// described above, or by it with two columns mirrored (module documentation).
 ///
 /// Contract: white is to move and nobody has four in a line. `true` is a proof that the
 /// position is not a first-player win; `false` says nothing.
@@ -74,9 +85,43 @@ const MAX_NEEDS: usize = 16;
 /// assert_eq!((position.playable().0 & ODD_LAYERS).count_ones(), 8);
 /// assert!(follow_up_holds(position));
 /// ```
+///
+/// With a mirror (module documentation):
+///
+/// ```
+/// use score4_board::Game;
+/// use score4_solver::rules::{follow_up_holds, follow_up_holds_without_mirror};
+/// let game: Game = "50551DC518DC1103DCC3266AAD4873".parse().unwrap();
+/// let position = game.position();
+/// assert_eq!(position.to_string(), "\
+/// z=0      z=1      z=2      z=3      columns
+/// O X X O  X X · O  · X · O  · O · ·  0 1 2 3
+/// X X O X  · X X ·  · O · ·  · O · ·  4 5 6 7
+/// O · O ·  O · X ·  · · · ·  · · · ·  8 9 A B
+/// X O · ·  O X · ·  O X · ·  X O · ·  C D E F
+/// ");
+/// // The follow-up and pairs leave X the line of columns 2, 6, A, E on layer 2 (X gets
+/// // every cell of layers 0 and 2); mirroring columns 6 and A (two stones each, an O in
+/// // each) gives O one of their cells on layer 2.
+/// assert!(!follow_up_holds_without_mirror(position));
+/// assert!(follow_up_holds(position));
+/// ```
 #[inline(always)]
 pub fn follow_up_holds(position: &Position) -> bool {
     lines_left_to_white::<false>(position) == 0
+}
+
+/// [`follow_up_holds`] without mirrored columns: claimeven and pairs alone (the rule before the
+/// mirror was added; the tests count the positions only the mirror settles).
+///
+/// Contract: as [`follow_up_holds`].
+pub fn follow_up_holds_without_mirror(position: &Position) -> bool {
+    debug_assert_eq!(position.mover(), Colour::White);
+    left_to_white::<false, false>(
+        position.occupied().0,
+        position.stones(Colour::Black).0,
+        position.live_lines(Colour::White),
+    ) == 0
 }
 
 /// How far black is from holding by the strategy of [`follow_up_holds`] (white to move): 0
@@ -116,7 +161,7 @@ pub fn follow_up_holds_after(position: &Position, cell: Cell) -> bool {
 fn left_to_white_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -> u32 {
     debug_assert_eq!(position.mover(), Colour::Black);
     let bit = 1u64 << cell.index();
-    left_to_white::<COUNT_ALL>(
+    left_to_white::<COUNT_ALL, true>(
         position.occupied().0 | bit,
         position.stones(Colour::Black).0 | bit,
         position.live_lines(Colour::White) & !LINE_SET_THROUGH[cell.index() as usize],
@@ -127,7 +172,7 @@ fn left_to_white_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
 #[inline(always)]
 fn lines_left_to_white<const COUNT_ALL: bool>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::White);
-    left_to_white::<COUNT_ALL>(
+    left_to_white::<COUNT_ALL, true>(
         position.occupied().0,
         position.stones(Colour::Black).0,
         position.live_lines(Colour::White),
@@ -137,13 +182,158 @@ fn lines_left_to_white<const COUNT_ALL: bool>(position: &Position) -> u32 {
 /// [`lines_left_to_white`] from what it reads of the position: the occupied cells, black's
 /// stones and white's live lines.
 #[inline(always)]
-fn left_to_white<const COUNT_ALL: bool>(occupied: u64, blacks: u64, white_lines: u128) -> u32 {
+fn left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(
+    occupied: u64,
+    blacks: u64,
+    white_lines: u128,
+) -> u32 {
     let empty = !occupied;
     let paired = empty & !(empty << 16) & ODD_LAYERS;
     let sure = empty & ODD_LAYERS & !paired;
     // White's live lines hold no black stone already.
     let unkilled = white_lines & !lines_through_any_on_odd_layers(sure);
-    lines_left_alive::<COUNT_ALL>(unkilled, blacks | sure, paired, empty)
+    let mut first_alive = 0;
+    let stop_after = lines_to_count(COUNT_ALL, MIRRORS);
+    let left = lines_left_alive(
+        unkilled,
+        blacks | sure,
+        paired,
+        empty,
+        stop_after,
+        &mut first_alive,
+    );
+    if MIRRORS && left == 1 && first_alive != 0 {
+        let strategy = Strategy {
+            occupied,
+            defended: blacks,
+            sure_odd: 0,
+            paired,
+            fixed: 0,
+            lines: white_lines,
+        };
+        if mirror_kills(strategy, first_alive) {
+            return 0;
+        }
+    }
+    left
+}
+
+/// How many lines [`lines_left_alive`] counts before it stops: all for a gap; for a yes or no
+/// one, or with the mirror two (the mirror is tried only when a single line is left alive, in
+/// both, so that a gap is 0 exactly when the rule holds).
+#[inline(always)]
+const fn lines_to_count(count_all: bool, mirrors: bool) -> u32 {
+    if count_all {
+        u32::MAX
+    } else if mirrors {
+        1
+    } else {
+        0
+    }
+}
+
+/// A defender's strategy of follow-up and pairs, as [`holds_with_mirror`] reads it: the
+/// defender answers the attacker on top in most columns (and gets their empty odd-layer
+/// cells), pairs the next cells of `paired`, and, for the zugzwang, keeps the cells of `fixed`
+/// (its threat's column) out of both.
+#[derive(Clone, Copy)]
+struct Strategy {
+    /// The board's occupied cells.
+    occupied: u64,
+    /// The defender's stones, and the cells it is sure of besides the odd-layer ones (the
+    /// zugzwang's threat).
+    defended: u64,
+    /// Odd-layer cells the defender is sure of outside the columns' follow-up (the cell above
+    /// the zugzwang's threat).
+    sure_odd: u64,
+    /// Playable cells paired up; none in `fixed`'s columns but the zugzwang's empty bottom.
+    paired: u64,
+    /// Cells outside the follow-up: the zugzwang threat's column (none for black's rule).
+    fixed: u64,
+    /// The attacker's lines still to kill: live, and through none of the cells `defended`
+    /// adds to the stones.
+    lines: u128,
+}
+
+/// Whether the defender, when its strategy leaves the attacker `alive` (the first line found
+/// alive), wins its goal by mirroring two columns of equal height through which `alive` runs
+/// in one layer: when the attacker plays in one, the defender plays at the same height in the
+/// other. The defender then gets one of each pair of cells at the same height of the two
+/// columns, which kills `alive`; it loses their odd-layer cells and their pairs (the columns
+/// of odd height left outside the mirror still come in an even number, as a mirror takes two
+/// of equal height). Every other column keeps the strategy.
+#[inline(always)]
+fn mirror_kills(strategy: Strategy, alive: u64) -> bool {
+    let layer = alive.trailing_zeros() / 16;
+    let row = alive >> (16 * layer);
+    // A line through several layers: no mirror kills it. (Most calls end here or at the
+    // count of open columns, so those two tests are made in line.)
+    if row >> 16 != 0 {
+        return false;
+    }
+    // A mirrored column without a stone of the defender fails: its vertical line is the
+    // attacker's, and the mirror leaves the defender none of its cells for sure.
+    let d = strategy.defended;
+    let defended_columns = d | d >> 16 | d >> 32 | d >> 48;
+    let open =
+        (!strategy.occupied >> (16 * layer)) & row & defended_columns & !(strategy.fixed & 0xFFFF);
+    open.count_ones() >= 2 && some_mirror_kills(strategy, open)
+}
+
+/// [`mirror_kills`] with the columns `open` (a bit per column) where the line is empty.
+#[cold]
+#[inline(never)]
+fn some_mirror_kills(strategy: Strategy, open: u64) -> bool {
+    let occupied = strategy.occupied;
+    let mut first = open;
+    while first != 0 {
+        let a = first.trailing_zeros();
+        first &= first - 1;
+        let mut second = first;
+        while second != 0 {
+            let b = second.trailing_zeros();
+            second &= second - 1;
+            if (occupied >> a) & COLUMN_0 == (occupied >> b) & COLUMN_0
+                && holds_with_mirror(strategy, a, b)
+            {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether `strategy` with columns `a` < `b` (of equal height, outside `fixed`) mirrored kills
+/// every line of the attacker.
+fn holds_with_mirror(strategy: Strategy, a: u32, b: u32) -> bool {
+    let empty = !strategy.occupied;
+    let mirrored = (COLUMN_0 << a) | (COLUMN_0 << b);
+    let paired = strategy.paired & !mirrored;
+    let sure =
+        (empty & ODD_LAYERS & !strategy.paired & !strategy.fixed & !mirrored) | strategy.sure_odd;
+    let defended = strategy.defended | sure;
+    let mut unkilled = strategy.lines & !lines_through_any_on_odd_layers(sure);
+    let mut needs = [0u64; MAX_NEEDS];
+    let mut count = 0;
+    while unkilled != 0 {
+        let line = LINES[unkilled.trailing_zeros() as usize];
+        unkilled &= unkilled - 1;
+        // The defender gets one of the two cells at each height of the mirrored columns.
+        if ((line & empty & (COLUMN_0 << a)) << (b - a)) & line != 0 {
+            continue;
+        }
+        let in_pairs = line & paired;
+        if in_pairs.count_ones() >= 2 && count < MAX_NEEDS {
+            needs[count] = in_pairs;
+            count += 1;
+            continue;
+        }
+        if !completed_first(line, defended, empty) {
+            return false;
+        }
+    }
+    let mut budget = PAIRING_BUDGET;
+    pairing_exists(&needs[..count], paired, &mut budget)
 }
 
 /// Cells of layer 0, the bottom.
@@ -173,11 +363,28 @@ const COLUMN_0: u64 = 0x0001_0001_0001_0001;
 /// odd height are then odd in number, so the count stays even). When black plays one cell of
 /// that pair and white the other, the column holds one stone and the argument above goes on.
 ///
+/// Two columns outside `t`'s may also be mirrored (module documentation): white answers a
+/// black move in one at the same height in the other, so those columns too are balanced after
+/// each white reply, and the count of black's other moves keeps its parity.
+///
 /// Contract: black is to move, black has no opening, and nobody has four in a line. `true` is
 /// a proof that white wins; `false` says nothing.
 #[inline]
 pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
     lines_left_to_black::<false>(position) == 0
+}
+
+/// [`zugzwang_on_odd_threat`] without mirrored columns (as [`follow_up_holds_without_mirror`]).
+///
+/// Contract: as [`zugzwang_on_odd_threat`].
+pub fn zugzwang_without_mirror(position: &Position) -> bool {
+    debug_assert_eq!(position.mover(), Colour::Black);
+    left_to_black::<false, false>(
+        position.occupied().0,
+        position.stones(Colour::White).0,
+        position.threats(Colour::White).0,
+        position.live_lines(Colour::Black),
+    ) == 0
 }
 
 /// How far white is from winning by the zugzwang of [`zugzwang_on_odd_threat`] (black to
@@ -220,7 +427,7 @@ fn left_to_black_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
     debug_assert_eq!(position.mover(), Colour::White);
     let bit = 1u64 << cell.index();
     let created = position.threats_created_by(cell).0;
-    left_to_black::<COUNT_ALL>(
+    left_to_black::<COUNT_ALL, true>(
         position.occupied().0 | bit,
         position.stones(Colour::White).0 | bit,
         (position.threats(Colour::White).0 | created) & !bit,
@@ -232,7 +439,7 @@ fn left_to_black_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
 #[inline(always)]
 fn lines_left_to_black<const COUNT_ALL: bool>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::Black);
-    left_to_black::<COUNT_ALL>(
+    left_to_black::<COUNT_ALL, true>(
         position.occupied().0,
         position.stones(Colour::White).0,
         position.threats(Colour::White).0,
@@ -243,7 +450,7 @@ fn lines_left_to_black<const COUNT_ALL: bool>(position: &Position) -> u32 {
 /// [`lines_left_to_black`] from what it reads of the position: the occupied cells, white's
 /// stones and threats, and black's live lines.
 #[inline(always)]
-fn left_to_black<const COUNT_ALL: bool>(
+fn left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(
     occupied: u64,
     whites: u64,
     white_threats: u64,
@@ -272,10 +479,30 @@ fn left_to_black<const COUNT_ALL: bool>(
         let unkilled = black_lines
             & !lines_through_any_on_odd_layers(sure_odd)
             & !LINE_SET_THROUGH[threat.trailing_zeros() as usize];
-        let alive =
-            lines_left_alive::<COUNT_ALL>(unkilled, whites | sure_odd | threat, paired, empty);
+        let mut first_alive = 0;
+        let alive = lines_left_alive(
+            unkilled,
+            whites | sure_odd | threat,
+            paired,
+            empty,
+            lines_to_count(COUNT_ALL, MIRRORS),
+            &mut first_alive,
+        );
         if alive == 0 {
             return 0;
+        }
+        if MIRRORS && alive == 1 && first_alive != 0 {
+            let strategy = Strategy {
+                occupied,
+                defended: whites | threat,
+                sure_odd: threat << 16,
+                paired,
+                fixed: column,
+                lines: black_lines & !LINE_SET_THROUGH[threat.trailing_zeros() as usize],
+            };
+            if mirror_kills(strategy, first_alive) {
+                return 0;
+            }
         }
         fewest = fewest.min(alive);
     }
@@ -287,17 +514,20 @@ fn left_to_black<const COUNT_ALL: bool>(
 /// a line dies if it holds a defended cell, or both cells of one pair, or the defender
 /// completes a line first ([`completed_first`]). 0 when every line dies; else the first line
 /// that no defended cell, pair or line completed first kills and the later ones that no
-/// defended cell or pair kills, or 1 when only the pairing fails. With `COUNT_ALL` false it
-/// stops at the first line left alive (and says 1).
+/// defended cell or pair kills, or 1 when only the pairing fails. It stops counting once more
+/// than `stop_after` lines are alive. `first_alive` is set to the first line left alive, if
+/// any.
 ///
 /// Contract: `unkilled` holds only lines through no cell of `defended` (the callers remove
 /// them with the line tables of `geometry`, which costs less than testing line by line).
 #[inline(always)]
-fn lines_left_alive<const COUNT_ALL: bool>(
+fn lines_left_alive(
     mut unkilled: u128,
     defended: u64,
     paired: u64,
     empty: u64,
+    stop_after: u32,
+    first_alive: &mut u64,
 ) -> u32 {
     debug_assert_eq!(unkilled & lines_through_any(defended), 0);
     // The paired cells of each line that needs a pair.
@@ -314,11 +544,14 @@ fn lines_left_alive<const COUNT_ALL: bool>(
             if alive == 0 && completed_first(line, defended, empty) {
                 continue;
             }
-            // The attacker gets every cell of this line it lacks.
-            if !COUNT_ALL {
-                return 1;
+            if alive == 0 {
+                *first_alive = line;
             }
+            // The attacker gets every cell of this line it lacks.
             alive += 1;
+            if alive > stop_after {
+                return alive;
+            }
             continue;
         }
         needs[count] = in_pairs;

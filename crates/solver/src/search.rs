@@ -5,12 +5,13 @@
 //! Before any move is tried, the decisive situations of DESIGN §4 are read off the bitboards,
 //! and the static rules of [`crate::rules`] settle many nodes without a search: black's
 //! claimeven with baseinverse pairs (black keeps white from four) and white's zugzwang on a
-//! layer-2 threat (white wins), each at the nodes of its contract and after any one move of the
-//! player to move. Where a rule fails after a move, how far it fell short (the opponent's
-//! lines its strategy left alive) goes into the ordering of the moves. Before the rules, a
-//! node with a choice checks whether one move wins by force (the opponent faces two openings,
-//! or one below another threat): that settles it without any more work. High in the tree,
-//! nodes then look for a short chain of forcing threats ([`crate::forcing`]).
+//! layer-2 threat (white wins), both also with two columns mirrored, each at the nodes of its
+//! contract and after any one move of the player to move. Where a rule fails after a move, how
+//! far it fell short (the opponent's lines its strategy left alive) goes into the ordering of
+//! the moves. Before the rules, a node with a choice checks whether one move wins by force
+//! (the opponent faces two openings, or one below another threat): that settles it without any
+//! more work. High in the tree, nodes then look for a short chain of forcing threats
+//! ([`crate::forcing`]).
 //!
 //! The transposition table is the memory-bound part. At a node with a choice, the slots of all
 //! children are computed and prefetched together (their cache misses overlap), and then read

@@ -9,8 +9,8 @@ use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Colour, Game, Position};
 use score4_solver::rules::{
-    follow_up_gap, follow_up_gap_after, follow_up_holds, zugzwang_gap, zugzwang_gap_after,
-    zugzwang_on_odd_threat, ODD_LAYERS,
+    follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_without_mirror,
+    zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat, zugzwang_without_mirror, ODD_LAYERS,
 };
 
 /// Reference value of `game` followed by `extra` (a column number, or none).
@@ -43,6 +43,7 @@ fn with_mover_to_move(game: &Game, mover: Colour) -> Vec<(Position, Option<u8>)>
 #[test]
 fn every_position_the_rule_settles_is_not_a_first_player_win() {
     let (mut settled, mut settled_with_pairs, mut tried) = (0, 0, 0);
+    let mut settled_by_mirror = 0;
     for stones in 42..=58u32 {
         for game in PositionGenerator::new(stones, 5_000 + stones as u64).take(600) {
             for (child, extra) in with_mover_to_move(&game, Colour::White) {
@@ -56,6 +57,7 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
                 if follow_up_holds(&child) {
                     settled += 1;
                     settled_with_pairs += needs_pairs(&child) as u32;
+                    settled_by_mirror += !follow_up_holds_without_mirror(&child) as u32;
                     assert!(
                         !reference_first_player_wins(&game, extra),
                         "the rule settled {game} + {extra:?}, which the first player wins"
@@ -64,17 +66,24 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
             }
         }
     }
-    eprintln!("{settled} of {tried} positions settled, {settled_with_pairs} with pairs");
+    eprintln!(
+        "{settled} of {tried} positions settled, {settled_with_pairs} with pairs, \
+         {settled_by_mirror} only with a mirror"
+    );
     assert!(settled >= 3_000, "only {settled} positions settled");
     assert!(
         settled_with_pairs >= 2_000,
         "only {settled_with_pairs} settled with pairs"
     );
+    assert!(
+        settled_by_mirror >= 100,
+        "only {settled_by_mirror} settled with a mirror"
+    );
 }
 
 #[test]
 fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
-    let (mut settled, mut tried) = (0, 0);
+    let (mut settled, mut settled_by_mirror, mut tried) = (0, 0, 0);
     for stones in 43..=58u32 {
         for game in PositionGenerator::new(stones, 7_000 + stones as u64).take(800) {
             // The rule's contract: black has no opening (the generator's positions never give
@@ -92,6 +101,7 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
                 );
                 if zugzwang_on_odd_threat(&child) {
                     settled += 1;
+                    settled_by_mirror += !zugzwang_without_mirror(&child) as u32;
                     assert!(
                         reference_first_player_wins(&game, extra),
                         "the zugzwang rule settled {game} + {extra:?}, which the first player does not win"
@@ -100,8 +110,15 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
             }
         }
     }
-    eprintln!("{settled} of {tried} positions settled by zugzwang");
+    eprintln!(
+        "{settled} of {tried} positions settled by zugzwang, {settled_by_mirror} only with a \
+         mirror"
+    );
     assert!(settled >= 2_500, "only {settled} positions settled");
+    assert!(
+        settled_by_mirror >= 100,
+        "only {settled_by_mirror} settled with a mirror"
+    );
 }
 
 #[test]
