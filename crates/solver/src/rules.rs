@@ -108,7 +108,7 @@ const MAX_NEEDS: usize = 16;
 /// ```
 #[inline(always)]
 pub fn follow_up_holds(position: &Position) -> bool {
-    lines_left_to_white::<false>(position) == 0
+    lines_left_to_white::<false, true>(position) == 0
 }
 
 /// [`follow_up_holds`] without mirrored columns: claimeven and pairs alone (the rule before the
@@ -116,12 +116,7 @@ pub fn follow_up_holds(position: &Position) -> bool {
 ///
 /// Contract: as [`follow_up_holds`].
 pub fn follow_up_holds_without_mirror(position: &Position) -> bool {
-    debug_assert_eq!(position.mover(), Colour::White);
-    left_to_white::<false, false>(
-        position.occupied().0,
-        position.stones(Colour::Black).0,
-        position.live_lines(Colour::White),
-    ) == 0
+    lines_left_to_white::<false, false>(position) == 0
 }
 
 /// How far black is from holding by the strategy of [`follow_up_holds`] (white to move): 0
@@ -130,7 +125,7 @@ pub fn follow_up_holds_without_mirror(position: &Position) -> bool {
 /// to hold sooner.
 #[inline(always)]
 pub fn follow_up_gap(position: &Position) -> u32 {
-    lines_left_to_white::<true>(position)
+    lines_left_to_white::<true, true>(position)
 }
 
 /// [`follow_up_gap`] of the position after black, to move in `position`, plays `cell`: the
@@ -168,11 +163,12 @@ fn left_to_white_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
     )
 }
 
-/// [`follow_up_gap`]; with `COUNT_ALL` false only whether it is 0.
+/// [`follow_up_gap`]; with `COUNT_ALL` false only whether it is 0, with `MIRRORS` false without
+/// the mirror.
 #[inline(always)]
-fn lines_left_to_white<const COUNT_ALL: bool>(position: &Position) -> u32 {
+fn lines_left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::White);
-    left_to_white::<COUNT_ALL, true>(
+    left_to_white::<COUNT_ALL, MIRRORS>(
         position.occupied().0,
         position.stones(Colour::Black).0,
         position.live_lines(Colour::White),
@@ -371,20 +367,14 @@ const COLUMN_0: u64 = 0x0001_0001_0001_0001;
 /// a proof that white wins; `false` says nothing.
 #[inline]
 pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
-    lines_left_to_black::<false>(position) == 0
+    lines_left_to_black::<false, true>(position) == 0
 }
 
 /// [`zugzwang_on_odd_threat`] without mirrored columns (as [`follow_up_holds_without_mirror`]).
 ///
 /// Contract: as [`zugzwang_on_odd_threat`].
 pub fn zugzwang_without_mirror(position: &Position) -> bool {
-    debug_assert_eq!(position.mover(), Colour::Black);
-    left_to_black::<false, false>(
-        position.occupied().0,
-        position.stones(Colour::White).0,
-        position.threats(Colour::White).0,
-        position.live_lines(Colour::Black),
-    ) == 0
+    lines_left_to_black::<false, false>(position) == 0
 }
 
 /// How far white is from winning by the zugzwang of [`zugzwang_on_odd_threat`] (black to
@@ -393,7 +383,7 @@ pub fn zugzwang_without_mirror(position: &Position) -> bool {
 /// no such threat. The search orders white's moves by it.
 #[inline(always)]
 pub fn zugzwang_gap(position: &Position) -> u32 {
-    lines_left_to_black::<true>(position)
+    lines_left_to_black::<true, true>(position)
 }
 
 /// [`zugzwang_gap`] when white has no threat the zugzwang rule could use.
@@ -435,11 +425,12 @@ fn left_to_black_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
     )
 }
 
-/// [`zugzwang_gap`]; with `COUNT_ALL` false only whether it is 0.
+/// [`zugzwang_gap`]; with `COUNT_ALL` false only whether it is 0, with `MIRRORS` false without
+/// the mirror.
 #[inline(always)]
-fn lines_left_to_black<const COUNT_ALL: bool>(position: &Position) -> u32 {
+fn lines_left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::Black);
-    left_to_black::<COUNT_ALL, true>(
+    left_to_black::<COUNT_ALL, MIRRORS>(
         position.occupied().0,
         position.stones(Colour::White).0,
         position.threats(Colour::White).0,
