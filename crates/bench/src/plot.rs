@@ -223,6 +223,7 @@ mod tests {
                     solved: 10,
                     first_player_wins: 7,
                     seconds: scale * 3f64.powi(i as i32),
+                    setup_seconds: 0.0,
                     nodes: (1e5 * scale * 3f64.powi(i as i32)) as u64,
                     probes: 10,
                     hits: 2,

@@ -8,10 +8,11 @@ use crate::protocol::{BenchRun, DifficultyResult};
 /// The header of the human table (one row per difficulty, see [`table_row`]).
 pub fn table_header() -> String {
     format!(
-        "{:>10} {:>13} {:>9} {:>11} {:>15} {:>14} {:>10} {:>8}",
+        "{:>10} {:>13} {:>9} {:>7} {:>11} {:>15} {:>14} {:>10} {:>8}",
         "difficulty",
         "solved/asked",
         "seconds",
+        "set-up",
         "s/position",
         "nodes",
         "nodes/position",
@@ -20,13 +21,14 @@ pub fn table_header() -> String {
     )
 }
 
-/// One row of the human table.
+/// One row of the human table. `set-up` is the part of `seconds` the table's set-up took.
 pub fn table_row(result: &DifficultyResult) -> String {
     format!(
-        "{:>10} {:>13} {:>9.2} {:>11.4} {:>15} {:>14.0} {:>10.2} {:>7.1}%{}",
+        "{:>10} {:>13} {:>9.2} {:>7.2} {:>11.4} {:>15} {:>14.0} {:>10.2} {:>7.1}%{}",
         result.difficulty,
         format!("{}/{}", result.solved, result.asked),
         result.seconds,
+        result.setup_seconds,
         result.seconds_per_position(),
         result.nodes,
         result.nodes_per_position(),
@@ -57,13 +59,13 @@ pub fn frontier_line(run: &BenchRun) -> String {
 pub fn to_csv(run: &BenchRun) -> String {
     let mut csv = String::from(
         "label,version,table_bytes,replacement,threads,time_limit_seconds,difficulty,asked,\
-         solved,finished,first_player_wins,seconds,seconds_per_position,nodes,\
+         solved,finished,first_player_wins,seconds,setup_seconds,seconds_per_position,nodes,\
          nodes_per_position,nodes_per_second,probes,hits,hit_rate\n",
     );
     for result in &run.difficulties {
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{},{:.1},{:.1},{},{},{:.6}",
+            "{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{:.1},{:.1},{},{},{:.6}",
             csv_field(&run.label),
             run.version,
             run.config.table_bytes,
@@ -76,6 +78,7 @@ pub fn to_csv(run: &BenchRun) -> String {
             result.finished,
             result.first_player_wins,
             result.seconds,
+            result.setup_seconds,
             result.seconds_per_position(),
             result.nodes,
             result.nodes_per_position(),
@@ -139,6 +142,7 @@ mod tests {
                 solved: 2,
                 first_player_wins: 1,
                 seconds: 4.0,
+                setup_seconds: 0.5,
                 nodes: 1000,
                 probes: 100,
                 hits: 25,
@@ -162,7 +166,12 @@ mod tests {
         assert_eq!(lines.len(), 2);
         assert!(lines[1]
             .starts_with("\"before, with comma\",0.1.0,1073741824,new,1,600,28,2,2,true,1,"));
-        assert_eq!(lines[0].split(',').count(), 19);
+        assert_eq!(lines[0].split(',').count(), 20);
+        assert!(
+            lines[1].contains(",4.000000,0.500000,2.000000,"),
+            "{}",
+            lines[1]
+        );
         assert!(lines[1].ends_with(",100,25,0.250000"), "{}", lines[1]);
     }
 
@@ -172,5 +181,15 @@ mod tests {
         assert!(row.contains("2/2"), "{row}");
         assert!(row.contains("2.0000"), "{row}"); // seconds per position
         assert!(row.contains("25.0%"), "{row}");
+        assert!(row.contains(" 0.50 "), "{row}"); // the table's set-up
+    }
+
+    #[test]
+    fn a_run_written_before_the_set_up_was_recorded_still_reads() {
+        let json = to_json(&sample()).replace("\"setup_seconds\": 0.5,", "");
+        assert!(!json.contains("setup_seconds"));
+        let back: BenchRun = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.difficulties[0].setup_seconds, 0.0);
+        assert_eq!(back.difficulties[0].seconds, 4.0);
     }
 }
