@@ -151,10 +151,11 @@ pub trait Game: Copy {
     }
     /// `moves` in the order to search them, best first, where `gaps` gives, by column, the
     /// mover's gap after each move ([`Self::holding_gap`] for the second player,
-    /// [`Self::winning_gap`] for the first).
+    /// [`Self::winning_gap`] for the first), and `last_column` the column of the move that led
+    /// here (16 at a search's root).
     #[inline(always)]
-    fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
-        let _ = gaps;
+    fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16], last_column: u8) -> OrderedMoves {
+        let _ = (gaps, last_column);
         self.order(moves)
     }
 }
@@ -256,8 +257,8 @@ impl Game for Position {
         zugzwang_after(self, cell)
     }
     #[inline(always)]
-    fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16]) -> OrderedMoves {
-        order_moves_by_gaps(self, moves, gaps)
+    fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16], last_column: u8) -> OrderedMoves {
+        order_moves_by_gaps(self, moves, gaps, last_column)
     }
     #[inline(always)]
     fn first_player_wins_statically(&self) -> bool {

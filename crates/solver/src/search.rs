@@ -218,7 +218,14 @@ impl<'t> Solver<'t> {
     pub fn first_player_wins<G: Game>(&mut self, position: &G) -> bool {
         self.check_key_width::<G>();
         let symmetries = position.transposing_symmetries();
-        self.search(position, symmetries, None, FirstPlayerWins, false) >= 1
+        self.search(
+            position,
+            symmetries,
+            None,
+            FirstPlayerWins,
+            false,
+            NO_COLUMN,
+        ) >= 1
     }
 
     /// Whether the first player's exact score (DESIGN §2: a win with the winner's `k`-th stone
@@ -239,7 +246,14 @@ impl<'t> Solver<'t> {
     pub fn score_bound<G: Game>(&mut self, position: &G, threshold: i32) -> i32 {
         self.check_key_width::<G>();
         let symmetries = position.transposing_symmetries();
-        self.search(position, symmetries, None, AtLeast(threshold), false)
+        self.search(
+            position,
+            symmetries,
+            None,
+            AtLeast(threshold),
+            false,
+            NO_COLUMN,
+        )
     }
 
     /// Panics unless the table takes `G`'s keys whole: a narrower table could mistake one
@@ -261,6 +275,8 @@ impl<'t> Solver<'t> {
     /// [`Game::transposing_symmetries`]. `slot` is the position's table slot if the caller computed it;
     /// `rule_failed` says the caller already tried the static rule of this node's mover's
     /// opponent on it (after its move) and it did not apply, so it is not tried again.
+    /// `last_column` is the column of the move that led here ([`NO_COLUMN`] at the root), for
+    /// the ordering.
     fn search<G: Game, Q: Question>(
         &mut self,
         position: &G,
@@ -268,6 +284,7 @@ impl<'t> Solver<'t> {
         slot: Option<Slot>,
         question: Q,
         rule_failed: bool,
+        last_column: u8,
     ) -> i32 {
         self.stats.nodes += 1;
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
@@ -298,7 +315,14 @@ impl<'t> Solver<'t> {
             };
             let cell = moves.first().expect("one move");
             let child = position.after(cell);
-            let bound = self.search(&child, symmetries, None, question, gaps.is_some());
+            let bound = self.search(
+                &child,
+                symmetries,
+                None,
+                question,
+                gaps.is_some(),
+                G::column_of(cell) as u8,
+            );
             if let (Some(slot), false) = (slot, self.interrupted) {
                 let subtree = self.stats.nodes - nodes_before;
                 question.store(self.table, slot, bound, subtree, &mut self.stats.table);
@@ -404,7 +428,7 @@ impl<'t> Solver<'t> {
             slot_by_column[column] = Some(s);
         }
         let order = match &gaps {
-            Some(gaps) => position.order_by_gaps(moves, gaps),
+            Some(gaps) => position.order_by_gaps(moves, gaps, last_column),
             None => position.order(moves),
         };
         let ordered = order.as_slice();
@@ -472,7 +496,14 @@ impl<'t> Solver<'t> {
             };
             let mut child = *position;
             child.play_ordered(&order, i);
-            let bound = self.search(&child, symmetries, child_slot, question, gaps.is_some());
+            let bound = self.search(
+                &child,
+                symmetries,
+                child_slot,
+                question,
+                gaps.is_some(),
+                column as u8,
+            );
             if self.interrupted {
                 return bound; // meaningless; nothing is stored on the way up
             }
@@ -488,6 +519,9 @@ impl<'t> Solver<'t> {
         failed
     }
 }
+
+/// No last move (the root).
+const NO_COLUMN: u8 = 16;
 
 /// White nodes with at most this many stones look for a forced win first
 /// ([`crate::forcing`]); deeper, most looks fail and cost more than the rare win saves. Nodes
