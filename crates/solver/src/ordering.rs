@@ -12,6 +12,7 @@
 //! | the move wins by force: it leaves the opponent two openings to block, or one below another threat of the mover | 2^20 (first) |
 //! | black only, per line: 76 minus white's lines black's follow-up leaves alive after the move | 6 |
 //! | white only, per line: 4 minus black's lines white's zugzwang leaves alive (if below 4) | 12 |
+//! | black only: the move is in the column of white's move before it (on top of it) | 4 |
 //!
 //! A cell lies on at most 7 lines, so a level's line points never add up to the next level's.
 //! The report put every move that creates an opening first; such a move forces the reply but
