@@ -152,7 +152,7 @@ pub trait Game: Copy {
     /// `moves` in the order to search them, best first, where `gaps` gives, by column, the
     /// mover's gap after each move ([`Self::holding_gap`] for the second player,
     /// [`Self::winning_gap`] for the first), and `last_column` the column of the move that led
-    /// here (16 at a search's root).
+    /// here ([`NO_COLUMN`](crate::ordering::NO_COLUMN) at a search's root).
     #[inline(always)]
     fn order_by_gaps(&self, moves: BitBoard, gaps: &[u8; 16], last_column: u8) -> OrderedMoves {
         let _ = (gaps, last_column);

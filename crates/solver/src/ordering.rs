@@ -425,6 +425,10 @@ const WHITE_GAP_CAP: u32 = 4;
 /// 60,060,387, 10 → 61,807,750.
 const FOLLOW_UP_POINTS: u32 = 4;
 
+/// The `last_column` of a search's root, which no move led to: no column has this number, so
+/// no move gets `FOLLOW_UP_POINTS`.
+pub const NO_COLUMN: u8 = 16;
+
 /// `moves` sorted by [`move_score`], best first; equal scores keep increasing cell order.
 #[inline(always)]
 pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
@@ -434,8 +438,8 @@ pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
 /// [`order_moves`] with points for how close each move brings the mover to a static proof:
 /// `gaps` holds, by column, how many of the opponent's lines the mover's strategy leaves
 /// alive after the move (`rules::follow_up_gap` for black, `rules::zugzwang_gap` for white).
-/// Black gets `GAP_POINTS` (6) for each line not left alive, and [`FOLLOW_UP_POINTS`] for a
-/// move in `last_column`, the column of white's move that led here (16 at the root: none);
+/// Black gets `GAP_POINTS` (6) for each line not left alive, and `FOLLOW_UP_POINTS` (4) for a
+/// move in `last_column`, the column of white's move that led here ([`NO_COLUMN`] at a root);
 /// white gets `WHITE_GAP_POINTS` (12) for each line fewer than `WHITE_GAP_CAP` (4) left alive.
 #[inline(always)]
 pub fn order_moves_by_gaps(

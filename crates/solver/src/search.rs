@@ -24,7 +24,7 @@ use std::time::Instant;
 use score4_board::{BitBoard, Cell, Position};
 
 use crate::game::Game;
-use crate::ordering::{ForcedLine, Opening};
+use crate::ordering::{ForcedLine, Opening, NO_COLUMN};
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
 
 /// What a search counted.
@@ -519,9 +519,6 @@ impl<'t> Solver<'t> {
         failed
     }
 }
-
-/// No last move (the root).
-const NO_COLUMN: u8 = 16;
 
 /// White nodes with at most this many stones look for a forced win first
 /// ([`crate::forcing`]); deeper, most looks fail and cost more than the rare win saves. Nodes
