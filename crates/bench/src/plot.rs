@@ -215,6 +215,7 @@ mod tests {
                 table_bytes: 1 << 30,
                 replacement: Replacement::TwoBig,
                 threads: 1,
+                leaf_area: score4_solver::LeafArea::Auto,
             },
             difficulties: (0..6)
                 .map(|i| DifficultyResult {

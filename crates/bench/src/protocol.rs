@@ -9,7 +9,10 @@ use std::time::{Duration, Instant};
 use score4_board::notation::Outcome;
 use score4_board::Game;
 use score4_parallel::Config as ParallelConfig;
-use score4_solver::{Replacement, SearchStats, Solver, TableError, TranspositionTable};
+use score4_solver::table::KEY_WIDTH_3D;
+use score4_solver::{
+    Format, LeafArea, Replacement, SearchStats, Solver, TableError, TranspositionTable,
+};
 use serde::{Deserialize, Serialize};
 
 /// What went wrong before or while benchmarking.
@@ -62,13 +65,32 @@ pub struct BenchConfig {
     pub replacement: Replacement,
     /// Worker threads.
     pub threads: usize,
+    /// The table's near-leaf area (`auto`, `off` or bytes in files; runs recorded before it
+    /// existed had none: `off`).
+    #[serde(
+        default = "no_leaf_area",
+        serialize_with = "as_text",
+        deserialize_with = "from_text"
+    )]
+    pub leaf_area: LeafArea,
 }
 
-fn as_text<S: serde::Serializer>(value: &Replacement, serializer: S) -> Result<S::Ok, S::Error> {
+fn no_leaf_area() -> LeafArea {
+    LeafArea::Off
+}
+
+fn as_text<S: serde::Serializer, T: std::fmt::Display>(
+    value: &T,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     serializer.collect_str(value)
 }
 
-fn from_text<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Replacement, D::Error> {
+fn from_text<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr<Err = String>,
+{
     let text = String::deserialize(deserializer)?;
     text.parse().map_err(serde::de::Error::custom)
 }
@@ -226,8 +248,14 @@ pub fn run_difficulty(
 ) -> Result<DifficultyResult, BenchError> {
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(config.time_limit_seconds);
-    let table =
-        TranspositionTable::with_threads(config.table_bytes, config.replacement, config.threads)?;
+    let table = TranspositionTable::with_leaf_area(
+        config.table_bytes,
+        config.replacement,
+        Format::Binary,
+        config.threads,
+        KEY_WIDTH_3D,
+        config.leaf_area,
+    )?;
     let setup_seconds = start.elapsed().as_secs_f64();
     let mut solver = Solver::new(&table);
     let parallel = ParallelConfig {
@@ -311,6 +339,7 @@ mod tests {
                 table_bytes: 1 << 26,
                 replacement: Replacement::TwoBig,
                 threads: 1,
+                leaf_area: score4_solver::LeafArea::Auto,
             },
             difficulties: results,
         }

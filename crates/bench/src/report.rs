@@ -58,18 +58,19 @@ pub fn frontier_line(run: &BenchRun) -> String {
 /// The run as CSV: a header and one row per difficulty, the settings repeated on each row.
 pub fn to_csv(run: &BenchRun) -> String {
     let mut csv = String::from(
-        "label,version,table_bytes,replacement,threads,time_limit_seconds,difficulty,asked,\
+        "label,version,table_bytes,replacement,leaf_area,threads,time_limit_seconds,difficulty,asked,\
          solved,finished,first_player_wins,seconds,setup_seconds,seconds_per_position,nodes,\
          nodes_per_position,nodes_per_second,probes,hits,hit_rate\n",
     );
     for result in &run.difficulties {
         let _ = writeln!(
             csv,
-            "{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{:.1},{:.1},{},{},{:.6}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{:.6},{:.6},{:.6},{},{:.1},{:.1},{},{},{:.6}",
             csv_field(&run.label),
             run.version,
             run.config.table_bytes,
             run.config.replacement,
+            run.config.leaf_area,
             run.config.threads,
             run.config.time_limit_seconds,
             result.difficulty,
@@ -135,6 +136,7 @@ mod tests {
                 table_bytes: 1 << 30,
                 replacement: Replacement::New,
                 threads: 1,
+                leaf_area: score4_solver::LeafArea::Auto,
             },
             difficulties: vec![DifficultyResult {
                 difficulty: 28,
@@ -157,6 +159,12 @@ mod tests {
         let back: BenchRun = serde_json::from_str(&to_json(&run)).unwrap();
         assert_eq!(back, run);
         assert!(to_json(&run).contains("\"replacement\": \"new\""));
+        assert!(to_json(&run).contains("\"leaf_area\": \"auto\""));
+        // Runs saved before the near-leaf area existed had none.
+        let mut older: serde_json::Value = serde_json::from_str(&to_json(&run)).unwrap();
+        older["config"].as_object_mut().unwrap().remove("leaf_area");
+        let back: BenchRun = serde_json::from_value(older).unwrap();
+        assert_eq!(back.config.leaf_area, score4_solver::LeafArea::Off);
     }
 
     #[test]
@@ -165,8 +173,8 @@ mod tests {
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 2);
         assert!(lines[1]
-            .starts_with("\"before, with comma\",0.1.0,1073741824,new,1,600,28,2,2,true,1,"));
-        assert_eq!(lines[0].split(',').count(), 20);
+            .starts_with("\"before, with comma\",0.1.0,1073741824,new,auto,1,600,28,2,2,true,1,"));
+        assert_eq!(lines[0].split(',').count(), 21);
         assert!(
             lines[1].contains(",4.000000,0.500000,2.000000,"),
             "{}",

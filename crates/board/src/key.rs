@@ -150,6 +150,38 @@ pub const fn table_key(mover: u64, occupied: u64) -> u128 {
     ((page as u128) << 64) | columns as u128
 }
 
+/// The number of stones of the position whose table key is `key`, read off the columns' markers
+/// alone (the page is not needed): a column's highest 1 sits one layer above its top stone, so
+/// a column holds at least `h + 1` stones exactly when it has a 1 on layer `h + 1` or higher.
+/// For any 80-bit value it is some number in `0..=64` (the transposition table uses it to pick
+/// a position's area, which needs no more than a function of the key).
+///
+/// ```
+/// use score4_board::key::{table_key_stones, TABLE_KEY_FULL_BOARD};
+/// use score4_board::symmetry::SymmetryGroup;
+/// use score4_board::Game;
+/// let game: Game = "0FC3484B7".parse().unwrap();
+/// let key = game.position().table_key_within(SymmetryGroup::TRIVIAL);
+/// assert_eq!(table_key_stones(key), 9);
+/// assert_eq!(table_key_stones(0), 0);
+/// assert_eq!(table_key_stones(TABLE_KEY_FULL_BOARD), 64);
+/// ```
+#[inline(always)]
+pub const fn table_key_stones(key: u128) -> u32 {
+    let columns = key as u64;
+    let at_least_4 = (columns >> 48) & LAYER_BITS;
+    let at_least_3 = (columns >> 32) & LAYER_BITS | at_least_4;
+    let at_least_2 = (columns >> 16) & LAYER_BITS | at_least_3;
+    let at_least_1 = columns & LAYER_BITS | at_least_2;
+    at_least_1.count_ones()
+        + at_least_2.count_ones()
+        + at_least_3.count_ones()
+        + at_least_4.count_ones()
+}
+
+/// The low bits of the table key of a full board: every column's marker on the "full" layer.
+pub const TABLE_KEY_FULL_BOARD: u128 = (LAYER_BITS as u128) << 48;
+
 /// The stones `(white, black)` of a table key; `None` if `key` is no table key.
 pub fn decode_table_key(key: u128) -> Option<(u64, u64)> {
     if key >> 80 != 0 {

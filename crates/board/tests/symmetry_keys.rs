@@ -11,7 +11,9 @@ use std::collections::HashSet;
 
 use common::{has_four, XorShift};
 use score4_board::geometry::{CELLS, LINES};
-use score4_board::key::{compact_key, decode_compact, decode_table_key, table_key};
+use score4_board::key::{
+    compact_key, decode_compact, decode_table_key, table_key, table_key_stones,
+};
 use score4_board::symmetry::SymmetryGroup;
 use score4_board::{BitBoard, Cell, Colour, Column, Position, Symmetry};
 
@@ -124,6 +126,11 @@ fn check_keys(position: &Position, context: &str) {
                 };
                 let key = table_key(mover, w | b);
                 assert_eq!(decode_table_key(key), Some((w, b)), "{sym:?}: {context}");
+                assert_eq!(
+                    table_key_stones(key),
+                    position.count(),
+                    "{sym:?}: {context}"
+                );
                 key
             })
             .min()

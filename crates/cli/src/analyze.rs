@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use score4_analysis::{analyze, Analysis, Board, MoveValue};
 use score4_board::Outcome;
-use score4_solver::{Format, Game, TableError, TranspositionTable};
+use score4_solver::{Format, Game, TranspositionTable};
 
 use crate::record::Record;
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
@@ -24,9 +24,10 @@ pub fn bounds_table<R: Record>(
     TranspositionTable::with_key_width(bytes, replacement, Format::Bounds, threads, key_width)
         .map_err(|error| {
             eprintln!("{} {command}: --tt-size: {error}", R::PROGRAM);
-            match error {
-                TableError::TooSmall { .. } => ExitCode::from(EXIT_BAD_INPUT),
-                TableError::OutOfMemory { .. } => ExitCode::FAILURE,
+            if error.is_bad_input() {
+                ExitCode::from(EXIT_BAD_INPUT)
+            } else {
+                ExitCode::FAILURE
             }
         })
 }

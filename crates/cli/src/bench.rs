@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use score4_bench::protocol::{read_set, run_difficulty, set_path};
 use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, Progress};
 use score4_board::Game;
-use score4_solver::{TableError, TranspositionTable};
+use score4_solver::{LeafArea, TableError, TranspositionTable};
 
 use crate::size::format_bytes;
 use crate::{BenchArgs, BenchCommand, EXIT_BAD_INPUT};
@@ -70,6 +70,7 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         table_bytes: tt_size,
         replacement: args.replacement,
         threads: args.threads,
+        leaf_area: args.leaf_area,
     };
     let label = args.label.clone().unwrap_or_else(|| {
         format!(
@@ -86,11 +87,13 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         difficulties: Vec::new(),
     };
     println!(
-        "score4 bench: {} positions per difficulty, {} s each, table {} {}, {} thread(s)",
+        "score4 bench: {} positions per difficulty, {} s each, table {} {} (near-leaf area {}), \
+         {} thread(s)",
         run.config.positions,
         run.config.time_limit_seconds,
         format_bytes(run.config.table_bytes),
         run.config.replacement,
+        leaf_area_words(run.config.leaf_area),
         run.config.threads
     );
     println!("{}", report::table_header());
@@ -104,8 +107,13 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         bar.finish_and_clear();
         let result = match result {
             Ok(result) => result,
-            Err(BenchError::Table(error @ TableError::TooSmall { .. })) => {
-                return bad_input(format!("--tt-size: {error}"));
+            Err(BenchError::Table(error)) if error.is_bad_input() => {
+                let option = if error.concerns_leaf_area() {
+                    "--leaf-area"
+                } else {
+                    "--tt-size"
+                };
+                return bad_input(format!("{option}: {error}"));
             }
             Err(error) => {
                 eprintln!("score4 bench: {error}");
@@ -214,5 +222,13 @@ fn plot_files(files: &[PathBuf], out: &Path) -> ExitCode {
             eprintln!("score4 bench plot: {error}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// `--leaf-area` as the header says it.
+fn leaf_area_words(leaf_area: LeafArea) -> String {
+    match leaf_area {
+        LeafArea::Bytes(bytes) => format_bytes(bytes),
+        other => other.to_string(),
     }
 }

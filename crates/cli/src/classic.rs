@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use score4_classic::{ClassicError, ClassicGame};
-use score4_solver::{Mode, SearchStats, Solver, TableError, TranspositionTable};
+use score4_solver::{Mode, SearchStats, Solver, TranspositionTable};
 
 use crate::input::{finish_run, report_bad_entry, Source};
 use crate::record::Record;
@@ -35,15 +35,18 @@ fn table_for(
     command: &str,
     bytes: u64,
     replacement: score4_solver::Replacement,
+    leaf_area: score4_solver::LeafArea,
     mode: Mode,
 ) -> Result<TranspositionTable, ExitCode> {
     let key_width = score4_classic::KEY_WIDTH;
-    TranspositionTable::with_key_width(bytes, replacement, mode.format(), 1, key_width).map_err(
+    let format = mode.format();
+    TranspositionTable::with_leaf_area(bytes, replacement, format, 1, key_width, leaf_area).map_err(
         |error| {
             eprintln!("score4 --game classic {command}: table: {error} (--mode {mode})");
-            match error {
-                TableError::TooSmall { .. } => ExitCode::from(EXIT_BAD_INPUT),
-                TableError::OutOfMemory { .. } => ExitCode::FAILURE,
+            if error.is_bad_input() {
+                ExitCode::from(EXIT_BAD_INPUT)
+            } else {
+                ExitCode::FAILURE
             }
         },
     )
@@ -68,7 +71,7 @@ pub fn solve(args: SolveArgs) -> ExitCode {
         .tt_size
         .or(args.memory)
         .unwrap_or(ClassicGame::TABLE_BYTES);
-    let table = match table_for("solve", bytes, args.replacement, mode) {
+    let table = match table_for("solve", bytes, args.replacement, args.leaf_area, mode) {
         Ok(table) => table,
         Err(code) => return code,
     };
@@ -250,7 +253,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
                 continue;
             }
             let bytes = args.tt_size.unwrap_or(ClassicGame::TABLE_BYTES);
-            let table = match table_for("bench", bytes, args.replacement, mode) {
+            let table = match table_for("bench", bytes, args.replacement, args.leaf_area, mode) {
                 Ok(table) => table,
                 Err(code) => return code,
             };

@@ -18,7 +18,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use score4_parallel::Assumption;
-use score4_solver::Replacement;
+use score4_solver::{LeafArea, Replacement};
 
 /// Solve, analyse and generate positions of Connect Four 3D (Score Four, Sogo).
 #[derive(Parser)]
@@ -120,6 +120,11 @@ pub struct SolveArgs {
     /// Replacement scheme of the transposition table.
     #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
     replacement: Replacement,
+    /// The table's near-leaf area, where positions of 44 stones or more are kept apart so that
+    /// their probes stay in the caches: auto (64 MiB of a table of at least 256 MiB, in
+    /// first-wins mode), off, or a size taken out of the table's (at least 64 MiB).
+    #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
+    leaf_area: LeafArea,
     /// Value the parallel solver assumes for tasks not yet solved: the report's virtual win
     /// (best when the first player wins) or virtual loss.
     #[arg(long, default_value = "win", value_parser = parse_assumption)]
@@ -223,6 +228,11 @@ pub struct BenchArgs {
     /// Replacement scheme of the transposition table.
     #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
     replacement: Replacement,
+    /// The table's near-leaf area, where positions of 44 stones or more are kept apart so that
+    /// their probes stay in the caches: auto (64 MiB of a table of at least 256 MiB, in
+    /// first-wins mode), off, or a size taken out of the table's (at least 64 MiB).
+    #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
+    leaf_area: LeafArea,
     /// Worker threads: 1 runs the sequential solver (the protocol's single core); more run
     /// the parallel solver on each position in turn, with a tree of up to an eighth of
     /// --tt-size besides the table.
@@ -301,6 +311,16 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 
 fn parse_mode(text: &str) -> Result<score4_solver::Mode, String> {
     text.parse()
+}
+
+fn parse_leaf_area(text: &str) -> Result<LeafArea, String> {
+    match text.trim().to_ascii_lowercase().as_str() {
+        "auto" => Ok(LeafArea::Auto),
+        "off" => Ok(LeafArea::Off),
+        _ => size::parse_bytes(text)
+            .map(LeafArea::Bytes)
+            .map_err(|error| format!("{error} (or auto, off)")),
+    }
 }
 
 fn parse_replacement(text: &str) -> Result<Replacement, String> {

@@ -6,7 +6,8 @@ use std::process::ExitCode;
 
 use score4_board::{Game, Position};
 use score4_parallel::Config;
-use score4_solver::{narrow, Mode, SearchStats, Solver, TableError, TranspositionTable, Valuation};
+use score4_solver::table::KEY_WIDTH_3D;
+use score4_solver::{narrow, Mode, SearchStats, Solver, TranspositionTable, Valuation};
 
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::machine::{default_memory, physical_cores, split_memory};
@@ -167,14 +168,21 @@ pub fn run(args: SolveArgs) -> ExitCode {
         }
     };
     let mode = args.mode;
-    let table = match TranspositionTable::with_format(
+    let table = match TranspositionTable::with_leaf_area(
         table_bytes,
         args.replacement,
         mode.format(),
         threads,
+        KEY_WIDTH_3D,
+        args.leaf_area,
     ) {
         Ok(table) => table,
-        Err(error @ TableError::TooSmall { .. }) => {
+        Err(error) if error.is_bad_input() => {
+            let option = if error.concerns_leaf_area() {
+                "--leaf-area"
+            } else {
+                option
+            };
             eprintln!("score4 solve: {option}: {error} (--mode {mode})");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
@@ -301,8 +309,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let summary = format!(
         "{solved} solved ({values}), {bad} bad; mode {mode}; {workers}{} nodes in {searching:.3} s of \
          search ({:.2} M nodes/s, {:.0} nodes per position), {seconds:.3} s in all with the \
-         table's set-up ({set_up:.3} s); table {} {} ({} blocks of S = {} buckets, k = {}, huge pages {}): {} probes, \
-         {:.1}% hits, {} stores, {} replacements",
+         table's set-up ({set_up:.3} s); table {} {} ({} blocks of S = {} buckets, k = {}, {}, huge pages {}): \
+         {} probes, {:.1}% hits, {} stores, {} replacements",
         total.nodes,
         total.nodes as f64 / searching.max(1e-9) / 1e6,
         total.nodes as f64 / solved.max(1) as f64,
@@ -311,6 +319,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         table.blocks(),
         table.block_buckets(),
         table.key_bits(),
+        describe_leaf_area(&table),
         if table.huge_pages() { "on" } else { "off" },
         total.table.probes,
         100.0 * total.table.hit_rate(),
@@ -318,4 +327,17 @@ pub fn run(args: SolveArgs) -> ExitCode {
         total.table.replacements,
     );
     finish_run("score4 solve", &summary, args.json, read, bad)
+}
+
+/// The table's near-leaf area in a few words, for the summary.
+pub fn describe_leaf_area(table: &TranspositionTable) -> String {
+    match table.leaf_min_stones() {
+        Some(stones) => format!(
+            "near-leaf area {} from {stones} stones (S' = {}, k' = {})",
+            format_bytes(table.leaf_bytes()),
+            table.leaf_buckets(),
+            table.leaf_key_bits()
+        ),
+        None => "no near-leaf area".to_owned(),
+    }
 }

@@ -203,8 +203,24 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
 
 #[test]
 fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 16] = [
         (&["solve", "--tt-size", "1GB", "0"], "unknown size unit"),
+        (
+            &["solve", "--leaf-area", "sometimes", "0"],
+            "(or auto, off)",
+        ),
+        (
+            &["solve", "--tt-size", "128MiB", "--leaf-area", "64MiB", "0"],
+            "--leaf-area: a near-leaf area of 67108864 bytes in a table of 134217728 bytes",
+        ),
+        (
+            &["solve", "--tt-size", "1GiB", "--leaf-area", "1MiB", "0"],
+            "the area needs at least 67109104 bytes",
+        ),
+        (
+            &["--game", "classic", "solve", "--leaf-area", "64MiB", "4"],
+            "needs the 3-D game's 80-bit table keys",
+        ),
         (&["solve", "--memory", "1MiB", "0"], "--memory: "),
         (
             &["solve", "--memory", "1GiB", "--tt-size", "1GiB", "0"],
@@ -390,8 +406,9 @@ fn bench_stops_a_difficulty_at_the_time_limit() {
 
 #[test]
 fn bench_rejects_bad_options_and_files_with_exit_code_2() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&["--threads", "0"], "between 1 and 1024 threads"),
+        (&["--leaf-area", "1MiB"], "--leaf-area: a near-leaf area"),
         (&["--time-limit", "soon"], "soon"),
         (&["--positions", "0"], "at least one position"),
         (&["--difficulty", "27"], "d27.txt"),

@@ -36,4 +36,4 @@ pub mod table;
 pub use game::Game;
 pub use score::{narrow, Mode, ScoreRange, Valuation};
 pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};
-pub use table::{Bound, Format, Replacement, TableError, TableStats, TranspositionTable};
+pub use table::{Bound, Format, LeafArea, Replacement, TableError, TableStats, TranspositionTable};

@@ -52,6 +52,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::Ordering::Relaxed;
 
+use score4_board::key::table_key_stones;
+
 use crate::memory::AtomicBlock;
 
 /// How a store chooses what to keep (Breuker, Uiterwijk & van den Herik 1994).
@@ -162,6 +164,63 @@ const fn low_bits(key_width: u32) -> u32 {
 /// The width of the 3-D game's compact keys, the default of every constructor.
 pub const KEY_WIDTH_3D: u32 = 80;
 
+/// Whether a table keeps the positions near the leaves apart, in a small area of their own.
+///
+/// Most probes and stores are of positions a few stones from the end, whose subtrees are
+/// small and whose transpositions are found soon after they are stored. Spread over a
+/// gigabyte, every such probe misses the caches and the address translation; kept in an area
+/// of 64 MiB they mostly hit both, and the area's turnover loses few entries the search would
+/// have come back to (docs/PERFORMANCE.md, eighteenth session). A position goes to the area
+/// when it has at least [`LEAF_MIN_STONES`] stones ([`score4_board::key::table_key_stones`]),
+/// so its place is still a function of its key alone. The area is exact by the Chinese
+/// remainder theorem like the main one, over the whole 80-bit key: `S'` buckets, `S'` prime,
+/// and entries holding the key's low `k'` bits with `S' · 2^k' ≥ 2^80`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeafArea {
+    /// No such area: every position in the main area.
+    Off,
+    /// The smallest exact area ([`TranspositionTable::minimum_leaf_bytes`], 64 MiB for TWOBIG,
+    /// 32 MiB for NEW and BIG) in a binary-format table of 80-bit keys of at least
+    /// [`LEAF_AREA_AUTO_FROM`] bytes; otherwise none.
+    Auto,
+    /// An area of at most this many bytes (at least the smallest exact one), out of the
+    /// table's size.
+    Bytes(u64),
+}
+
+impl fmt::Display for LeafArea {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LeafArea::Off => f.write_str("off"),
+            LeafArea::Auto => f.write_str("auto"),
+            LeafArea::Bytes(bytes) => write!(f, "{bytes}"),
+        }
+    }
+}
+
+impl FromStr for LeafArea {
+    type Err = String;
+    /// `auto`, `off` or a number of bytes (the command line also takes sizes such as `64MiB`).
+    fn from_str(s: &str) -> Result<LeafArea, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "auto" => Ok(LeafArea::Auto),
+            "off" => Ok(LeafArea::Off),
+            text => text.parse().map(LeafArea::Bytes).map_err(|_| {
+                format!("unknown near-leaf area {s:?} (expected auto, off or a size in bytes)")
+            }),
+        }
+    }
+}
+
+/// Positions with at least this many stones live in the near-leaf area ([`LeafArea`]), when
+/// the table has one. Chosen on the first 120 of d24 and the first 300 of d28
+/// (docs/PERFORMANCE.md, eighteenth session).
+pub const LEAF_MIN_STONES: u32 = 44;
+
+/// [`LeafArea::Auto`] gives a table of at least this many bytes (four times the area) a
+/// near-leaf area.
+pub const LEAF_AREA_AUTO_FROM: u64 = 256 << 20;
+
 /// A bound on the first player's score, as held by a [`Format::Bounds`] entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -216,6 +275,24 @@ pub enum TableError {
         /// Smallest size for this replacement scheme.
         minimum: u64,
     },
+    /// A near-leaf area ([`LeafArea::Bytes`]) below its smallest exact size, or leaving the
+    /// main area below its own.
+    LeafAreaTooSmall {
+        /// Bytes asked for in all.
+        bytes: u64,
+        /// Bytes asked for the near-leaf area.
+        leaf_bytes: u64,
+        /// Smallest near-leaf area.
+        leaf_minimum: u64,
+        /// Smallest main area.
+        main_minimum: u64,
+    },
+    /// A near-leaf area asked for a table of keys narrower than the 3-D game's: the area picks
+    /// positions by the stones of a 3-D table key.
+    LeafAreaNeedsBoardKeys {
+        /// The table's key width.
+        key_width: u32,
+    },
     /// The operating system refused the memory.
     OutOfMemory {
         /// Bytes asked for.
@@ -232,10 +309,42 @@ impl fmt::Display for TableError {
                  {minimum} bytes ({} MiB) for this replacement scheme",
                 minimum >> 20
             ),
+            TableError::LeafAreaTooSmall {
+                bytes,
+                leaf_bytes,
+                leaf_minimum,
+                main_minimum,
+            } => write!(
+                f,
+                "a near-leaf area of {leaf_bytes} bytes in a table of {bytes} bytes does not fit: \
+                 the area needs at least {leaf_minimum} bytes ({} MiB) and leaves the main area \
+                 at least {main_minimum} bytes ({} MiB)",
+                leaf_minimum.div_ceil(1 << 20),
+                main_minimum.div_ceil(1 << 20)
+            ),
+            TableError::LeafAreaNeedsBoardKeys { key_width } => write!(
+                f,
+                "a near-leaf area needs the 3-D game's 80-bit table keys, not {key_width}-bit keys"
+            ),
             TableError::OutOfMemory { bytes } => {
                 write!(f, "could not get {bytes} bytes of memory for the table")
             }
         }
+    }
+}
+
+impl TableError {
+    /// Whether the size asked for is at fault (a bad option), rather than the machine.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(self, TableError::OutOfMemory { .. })
+    }
+
+    /// Whether the near-leaf area asked for is at fault (rather than the table's size).
+    pub fn concerns_leaf_area(&self) -> bool {
+        matches!(
+            self,
+            TableError::LeafAreaTooSmall { .. } | TableError::LeafAreaNeedsBoardKeys { .. }
+        )
     }
 }
 
@@ -308,6 +417,15 @@ pub struct TranspositionTable {
     payload_bits: u32,
     /// The payload bits of an entry (below the key bits).
     payload_mask: u64,
+    /// The near-leaf area ([`LeafArea`]): where its buckets start among the words, how many
+    /// there are (`S'`, a prime, 0 without the area), `⌊2^64 / S'⌋`, `2^64 mod S'`, the key
+    /// bits its entries hold, and the fewest stones of a position it takes (`u32::MAX`: none).
+    leaf_first: usize,
+    leaf_buckets: u64,
+    leaf_reciprocal: u64,
+    leaf_page_factor: u64,
+    leaf_key_bits: u32,
+    leaf_min_stones: u32,
 }
 
 impl fmt::Debug for TranspositionTable {
@@ -391,7 +509,8 @@ impl TranspositionTable {
     }
 
     /// [`Self::with_format`] for keys of `key_width` bits (at most 80): shorter keys (the
-    /// classic game's 49) leave more key bits per bucket, so smaller tables stay exact.
+    /// classic game's 49) leave more key bits per bucket, so smaller tables stay exact. The
+    /// table has the near-leaf area of [`LeafArea::Auto`].
     pub fn with_key_width(
         bytes: u64,
         replacement: Replacement,
@@ -399,26 +518,96 @@ impl TranspositionTable {
         threads: usize,
         key_width: u32,
     ) -> Result<TranspositionTable, TableError> {
+        Self::with_leaf_area(
+            bytes,
+            replacement,
+            format,
+            threads,
+            key_width,
+            LeafArea::Auto,
+        )
+    }
+
+    /// [`Self::with_key_width`] with the near-leaf area `leaf` (see [`LeafArea`]); `bytes` is
+    /// the size of both areas together.
+    pub fn with_leaf_area(
+        bytes: u64,
+        replacement: Replacement,
+        format: Format,
+        threads: usize,
+        key_width: u32,
+        leaf: LeafArea,
+    ) -> Result<TranspositionTable, TableError> {
         assert!(key_width <= KEY_WIDTH_3D, "keys have at most 80 bits");
-        let min_block_buckets = format.min_block_buckets(key_width);
         let bucket_bytes = 8 * replacement.entries_per_bucket() as u64;
+        let leaf_minimum = Self::minimum_leaf_bytes(replacement, format);
+        let main_minimum = Self::minimum_bytes_for_keys(replacement, format, key_width);
+        let leaf_bytes = match leaf {
+            LeafArea::Off => 0,
+            LeafArea::Auto => {
+                let fits = format == Format::Binary
+                    && key_width == KEY_WIDTH_3D
+                    && bytes >= LEAF_AREA_AUTO_FROM;
+                if fits {
+                    leaf_minimum
+                } else {
+                    0
+                }
+            }
+            LeafArea::Bytes(leaf_bytes) => {
+                if key_width != KEY_WIDTH_3D {
+                    return Err(TableError::LeafAreaNeedsBoardKeys { key_width });
+                }
+                if leaf_bytes < leaf_minimum || bytes < leaf_bytes.saturating_add(main_minimum) {
+                    return Err(TableError::LeafAreaTooSmall {
+                        bytes,
+                        leaf_bytes,
+                        leaf_minimum,
+                        main_minimum,
+                    });
+                }
+                leaf_bytes
+            }
+        };
+        let min_block_buckets = format.min_block_buckets(key_width);
         let blocks = 1u64 << page_bits(key_width);
-        let mut block_buckets = bytes / bucket_bytes / blocks;
+        let mut block_buckets = (bytes - leaf_bytes) / bucket_bytes / blocks;
         while block_buckets > min_block_buckets && !is_prime(block_buckets) {
             block_buckets -= 1;
         }
         if block_buckets <= min_block_buckets {
-            let minimum = Self::minimum_bytes_for_keys(replacement, format, key_width);
-            return Err(TableError::TooSmall { bytes, minimum });
+            return Err(TableError::TooSmall {
+                bytes,
+                minimum: main_minimum,
+            });
         }
         // S is an odd prime, not a power of two, so S · 2^(w - ⌊log2 S⌋) > 2^w for the w low
         // key bits.
         let key_bits = low_bits(key_width).saturating_sub(63 - block_buckets.leading_zeros());
         debug_assert!(key_bits + format.payload_bits() <= 64);
-        let words = (blocks * block_buckets) as usize * replacement.entries_per_bucket();
+        let main_words = (blocks * block_buckets) as usize * replacement.entries_per_bucket();
+        // The near-leaf area: S' buckets, S' prime, S' · 2^k' ≥ 2^80 with k' as above.
+        let mut leaf_buckets = leaf_bytes / bucket_bytes;
+        while leaf_buckets > 0 && !is_prime(leaf_buckets) {
+            leaf_buckets -= 1;
+        }
+        let leaf_key_bits = if leaf_buckets == 0 {
+            0
+        } else {
+            key_width - (63 - leaf_buckets.leading_zeros())
+        };
+        debug_assert!(leaf_buckets == 0 || leaf_key_bits + format.payload_bits() <= 64);
+        let words = main_words + leaf_buckets as usize * replacement.entries_per_bucket();
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
         entries.touch(threads);
         let reciprocal = ((1u128 << 64) / block_buckets as u128) as u64;
+        let (leaf_reciprocal, leaf_page_factor) = match leaf_buckets {
+            0 => (0, 0),
+            s => (
+                ((1u128 << 64) / s as u128) as u64,
+                ((1u128 << 64) % s as u128) as u64,
+            ),
+        };
         Ok(TranspositionTable {
             entries,
             block_buckets,
@@ -430,7 +619,48 @@ impl TranspositionTable {
             format,
             payload_bits: format.payload_bits(),
             payload_mask: (1 << format.payload_bits()) - 1,
+            leaf_first: main_words,
+            leaf_buckets,
+            leaf_reciprocal,
+            leaf_page_factor,
+            leaf_key_bits,
+            leaf_min_stones: if leaf_buckets == 0 {
+                u32::MAX
+            } else {
+                LEAF_MIN_STONES
+            },
         })
+    }
+
+    /// The smallest near-leaf area, in bytes, for `replacement` and `format`: `S'` must exceed
+    /// `2^(80 - k)` for the `k` key bits an entry has room for.
+    pub fn minimum_leaf_bytes(replacement: Replacement, format: Format) -> u64 {
+        let room = 64 - format.payload_bits();
+        let mut s = (1u64 << (KEY_WIDTH_3D - room)) + 1;
+        while !is_prime(s) {
+            s += 1;
+        }
+        s * 8 * replacement.entries_per_bucket() as u64
+    }
+
+    /// The near-leaf area's size in bytes (0 without one).
+    pub fn leaf_bytes(&self) -> u64 {
+        self.leaf_buckets * 8 * self.replacement.entries_per_bucket() as u64
+    }
+
+    /// `S'`, the near-leaf area's buckets (a prime; 0 without the area).
+    pub fn leaf_buckets(&self) -> u64 {
+        self.leaf_buckets
+    }
+
+    /// `k'`, the key bits an entry of the near-leaf area holds (`S' · 2^k' ≥ 2^80`).
+    pub fn leaf_key_bits(&self) -> u32 {
+        self.leaf_key_bits
+    }
+
+    /// The fewest stones of a position kept in the near-leaf area, if the table has one.
+    pub fn leaf_min_stones(&self) -> Option<u32> {
+        (self.leaf_buckets > 0).then_some(self.leaf_min_stones)
     }
 
     /// The number of buckets in all: [`Self::blocks`] blocks of [`Self::block_buckets`].
@@ -510,7 +740,8 @@ impl TranspositionTable {
         used as f64 / seen.max(1) as f64
     }
 
-    /// Where `key` lives: its bucket (in its page's block) and the key bits its entry holds.
+    /// Where `key` lives: its bucket (in its page's block, or in the near-leaf area for a
+    /// position with enough stones) and the key bits its entry holds.
     #[inline(always)]
     pub fn slot(&self, key: u128) -> Slot {
         debug_assert!(
@@ -518,10 +749,36 @@ impl TranspositionTable {
             "a key wider than the table takes"
         );
         let (page, low) = ((key >> 64) as u64, key as u64);
+        if table_key_stones(key) >= self.leaf_min_stones {
+            return self.leaf_slot(page, low);
+        }
         let bucket = page * self.block_buckets + self.reduce(low);
         let stored = low & ((1u64 << self.key_bits) - 1);
         Slot {
             first: bucket as usize * self.replacement.entries_per_bucket(),
+            tag: stored << self.payload_bits,
+        }
+    }
+
+    /// [`Self::slot`] in the near-leaf area: bucket `key mod S'`, computed as
+    /// `(page · (2^64 mod S') + low mod S') mod S'`, and the key's low `k'` bits stored; since
+    /// `S'` is odd and `S' · 2^k' ≥ 2^80`, the two give back the whole key (a hit is exact).
+    #[inline(always)]
+    fn leaf_slot(&self, page: u64, low: u64) -> Slot {
+        let reduce = |x: u64| {
+            let estimate = ((x as u128 * self.leaf_reciprocal as u128) >> 64) as u64;
+            let r = x - estimate * self.leaf_buckets;
+            if r >= self.leaf_buckets {
+                r - self.leaf_buckets
+            } else {
+                r
+            }
+        };
+        // page < 2^16 and 2^64 mod S' < S' < 2^40: the sum stays far below 2^64.
+        let bucket = reduce(page * self.leaf_page_factor + reduce(low));
+        let stored = low & ((1u64 << self.leaf_key_bits) - 1);
+        Slot {
+            first: self.leaf_first + bucket as usize * self.replacement.entries_per_bucket(),
             tag: stored << self.payload_bits,
         }
     }
@@ -777,10 +1034,24 @@ mod tests {
 
     fn check_slot(t: &TranspositionTable, key: u128) {
         let slot = t.slot(key);
+        let per_bucket = t.replacement().entries_per_bucket();
+        if t.leaf_min_stones()
+            .is_some_and(|least| table_key_stones(key) >= least)
+        {
+            // The near-leaf area: the whole key's bucket mod S', its low k' bits stored.
+            let bucket = (key % t.leaf_buckets() as u128) as usize;
+            assert_eq!(slot.first, t.leaf_first + bucket * per_bucket);
+            let stored = key & ((1 << t.leaf_key_bits()) - 1);
+            assert_eq!(slot.tag >> t.format().payload_bits(), stored as u64);
+            return;
+        }
         let (page, low) = (key >> 64, key as u64 as u128);
         let s = t.block_buckets() as u128;
         // The page's block, and the low bits' bucket in it.
-        assert_eq!(slot.first as u128, page * s + low % s);
+        assert_eq!(
+            slot.first as u128,
+            (page * s + low % s) * per_bucket as u128
+        );
         assert_eq!(
             slot.tag >> t.format().payload_bits(),
             (low & ((1 << t.key_bits()) - 1)) as u64
@@ -815,6 +1086,141 @@ mod tests {
             let stranger = (base + 1000 * s) & ((1 << 80) - 1);
             assert_eq!(t.probe(t.slot(stranger), &mut stats), None);
         }
+    }
+
+    /// The smallest main area beside the smallest near-leaf area.
+    fn small_with_leaf_area(replacement: Replacement) -> TranspositionTable {
+        let leaf = TranspositionTable::minimum_leaf_bytes(replacement, Format::Binary);
+        let bytes = TranspositionTable::minimum_bytes(replacement) + leaf;
+        let leaf_area = LeafArea::Bytes(leaf);
+        let t = TranspositionTable::with_leaf_area(
+            bytes,
+            replacement,
+            Format::Binary,
+            1,
+            KEY_WIDTH_3D,
+            leaf_area,
+        )
+        .unwrap();
+        assert!(t.bytes() <= bytes);
+        t
+    }
+
+    /// A key whose low word is `low` and page `page`.
+    fn key_of(page: u128, low: u64) -> u128 {
+        (page & 0xFFFF) << 64 | low as u128
+    }
+
+    #[test]
+    fn the_near_leaf_area_is_exact_by_the_crt_over_the_whole_key() {
+        for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
+            let t = small_with_leaf_area(replacement);
+            let s = t.leaf_buckets();
+            assert!(is_prime(s));
+            assert!((s as u128) << t.leaf_key_bits() >= 1u128 << 80);
+            assert!(t.leaf_key_bits() + Format::Binary.payload_bits() <= 64);
+            let per_bucket = replacement.entries_per_bucket();
+            let mut key: u128 = 0x3141_5926_5358_9793_2384;
+            let (mut leaf, mut main) = (0, 0);
+            for _ in 0..200_000 {
+                key = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (key >> 29)) & ((1 << 80) - 1);
+                // Half the keys with layers 3 and "full" filled (64 stones by the markers), half
+                // with them empty (at most 32), so that both areas are met.
+                let upper = 0xFFFF_FFFF << 32;
+                let key = if key & 1 == 0 {
+                    key | upper
+                } else {
+                    key & !upper
+                };
+                let slot = t.slot(key);
+                if table_key_stones(key) >= LEAF_MIN_STONES {
+                    leaf += 1;
+                } else {
+                    main += 1;
+                }
+                check_slot(&t, key);
+                assert!(slot.first + per_bucket <= t.entries.words().len());
+            }
+            assert!(leaf > 50_000 && main > 50_000, "{leaf} / {main}");
+        }
+    }
+
+    #[test]
+    fn colliding_keys_never_hit_each_other_in_the_near_leaf_area() {
+        for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
+            let t = small_with_leaf_area(replacement);
+            let s = t.leaf_buckets() as u128;
+            let k = t.leaf_key_bits();
+            // Upper layers full: 64 stones by the markers, so every key below is in the area
+            // (adding multiples of S' or of 2^k' keeps enough of layers 2 and 3).
+            let base = key_of(0x1234, 0xFFFF_FFFF_0000_0000 | 0x89AB_CDEF);
+            let same_bucket = (1..40).map(|j| (base + j * s) & ((1 << 80) - 1));
+            let same_tag = (1..40).map(|j| (base + (j << k)) & ((1 << 80) - 1));
+            let keys: Vec<u128> = same_bucket
+                .chain(same_tag)
+                .filter(|&key| table_key_stones(key) >= LEAF_MIN_STONES)
+                .collect();
+            assert!(keys.len() >= 60, "{} keys in the area", keys.len());
+            let mut stats = TableStats::default();
+            for (i, &key) in keys.iter().enumerate() {
+                t.store(t.slot(key), i % 3 == 0, 1 << (i % 20), &mut stats);
+            }
+            let mut found = 0;
+            for (i, &key) in keys.iter().enumerate() {
+                if let Some(value) = t.probe(t.slot(key), &mut stats) {
+                    assert_eq!(value, i % 3 == 0, "{replacement}: key {key:#x}");
+                    found += 1;
+                }
+            }
+            assert!(found >= 2, "{replacement}: the last stores are kept");
+            // Unseen keys in a busy bucket, or with the stored bits of a stored key.
+            let strangers: Vec<u128> = (1000..1040)
+                .flat_map(|j| [base + j * s, base + (j << k)])
+                .map(|key| key & ((1 << 80) - 1))
+                .filter(|&key| table_key_stones(key) >= LEAF_MIN_STONES)
+                .collect();
+            assert!(strangers.len() >= 40);
+            for stranger in strangers {
+                assert_eq!(t.probe(t.slot(stranger), &mut stats), None);
+            }
+        }
+    }
+
+    #[test]
+    fn near_leaf_areas_that_do_not_fit_are_refused() {
+        let leaf = TranspositionTable::minimum_leaf_bytes(Replacement::TwoBig, Format::Binary);
+        let main = TranspositionTable::minimum_bytes(Replacement::TwoBig);
+        let make = |bytes: u64, leaf_area: LeafArea, key_width: u32| {
+            let (replacement, format) = (Replacement::TwoBig, Format::Binary);
+            TranspositionTable::with_leaf_area(bytes, replacement, format, 1, key_width, leaf_area)
+        };
+        for (bytes, leaf_bytes) in [(main + leaf, leaf - 16), (main + leaf - 16, leaf)] {
+            let error = make(bytes, LeafArea::Bytes(leaf_bytes), KEY_WIDTH_3D).unwrap_err();
+            assert!(matches!(error, TableError::LeafAreaTooSmall { .. }));
+            assert!(error.is_bad_input());
+            assert!(error.to_string().contains("near-leaf area"), "{error}");
+        }
+        let narrow = make(1 << 26, LeafArea::Bytes(leaf), 49).unwrap_err();
+        assert!(matches!(narrow, TableError::LeafAreaNeedsBoardKeys { .. }));
+        // Auto leaves narrow keys, the bounds format and small tables without the area.
+        assert_eq!(
+            make(1 << 28, LeafArea::Auto, 49).unwrap().leaf_min_stones(),
+            None
+        );
+        assert_eq!(
+            make(main, LeafArea::Auto, KEY_WIDTH_3D)
+                .unwrap()
+                .leaf_min_stones(),
+            None
+        );
+        let bytes = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds);
+        assert!(bytes >= LEAF_AREA_AUTO_FROM);
+        let bounds = TranspositionTable::with_format(bytes, Replacement::New, Format::Bounds, 1);
+        assert_eq!(bounds.unwrap().leaf_min_stones(), None);
+        for text in ["auto", "off", "67109104"] {
+            assert_eq!(text.parse::<LeafArea>().unwrap().to_string(), text);
+        }
+        assert!("sometimes".parse::<LeafArea>().is_err());
     }
 
     #[test]

@@ -1,13 +1,15 @@
 //! The fast solver against the plain reference solver (tests/plain), on hundreds of positions of
-//! 40–52 stones, with every replacement scheme, with the smallest table shared by all positions
-//! (so that entries are replaced all the time), and on the 8 symmetric images of positions.
+//! 40–52 stones, with every replacement scheme, with and without the near-leaf area, with the
+//! smallest tables shared by all positions (so that entries are replaced all the time), and on
+//! the 8 symmetric images of positions.
 
 mod plain;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Game, Symmetry};
-use score4_solver::{Replacement, Solver, TranspositionTable};
+use score4_solver::table::{KEY_WIDTH_3D, LEAF_MIN_STONES};
+use score4_solver::{Format, LeafArea, Replacement, Solver, TranspositionTable};
 use std::sync::OnceLock;
 
 const SCHEMES: [Replacement; 3] = [Replacement::TwoBig, Replacement::New, Replacement::Big];
@@ -96,13 +98,49 @@ fn fast_solver_agrees_with_plain_reference_for_every_scheme_and_a_tiny_table() {
             TranspositionTable::new(TranspositionTable::minimum_bytes(replacement), replacement)
                 .unwrap();
         check_scheme(positions, &tiny);
+        // The same large table without the near-leaf area, and the smallest table with the
+        // smallest near-leaf area: both areas under pressure at once.
+        check_scheme(
+            positions,
+            &with_leaf_area(256 << 20, replacement, LeafArea::Off),
+        );
+        check_scheme(positions, &smallest_with_leaf_area(replacement));
     }
+}
+
+/// A binary-format table of `bytes` with the near-leaf area `leaf`.
+fn with_leaf_area(bytes: u64, replacement: Replacement, leaf: LeafArea) -> TranspositionTable {
+    TranspositionTable::with_leaf_area(bytes, replacement, Format::Binary, 2, KEY_WIDTH_3D, leaf)
+        .unwrap()
+}
+
+/// The smallest main area beside the smallest near-leaf area.
+fn smallest_with_leaf_area(replacement: Replacement) -> TranspositionTable {
+    let leaf = TranspositionTable::minimum_leaf_bytes(replacement, Format::Binary);
+    let bytes = TranspositionTable::minimum_bytes(replacement) + leaf;
+    let table = with_leaf_area(bytes, replacement, LeafArea::Bytes(leaf));
+    assert_eq!(table.leaf_min_stones(), Some(LEAF_MIN_STONES));
+    table
+}
+
+#[test]
+fn large_tables_have_a_near_leaf_area_by_default_and_small_ones_none() {
+    let large = TranspositionTable::new(256 << 20, Replacement::TwoBig).unwrap();
+    assert_eq!(large.leaf_min_stones(), Some(LEAF_MIN_STONES));
+    assert_eq!(
+        large.leaf_bytes(),
+        TranspositionTable::minimum_leaf_bytes(Replacement::TwoBig, Format::Binary)
+    );
+    assert!(large.bytes() <= 256 << 20);
+    let small = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    assert_eq!(small.leaf_min_stones(), None);
 }
 
 /// The smallest table (2^22 buckets: an entry is one word, so it cannot be smaller and exact) is
 /// not small for positions of 40–52 stones. Positions of 24–30 stones fill it many times over:
-/// there the fast solver with the smallest table must agree with itself on a large one (which
-/// the test above ties to the reference). Positions are taken until the small table has had a
+/// there the fast solver with the smallest table, and with the smallest table beside the
+/// smallest near-leaf area, must agree with itself on a large one (which the test above ties
+/// to the reference). Positions are taken until the small table has had a
 /// million replacements, so the test stays heavy however fast the search becomes.
 #[test]
 fn smallest_table_under_heavy_replacement_agrees_with_a_large_one() {
@@ -111,14 +149,17 @@ fn smallest_table_under_heavy_replacement_agrees_with_a_large_one() {
         let large = TranspositionTable::new(256 << 20, replacement).unwrap();
         let tiny_bytes = TranspositionTable::minimum_bytes(replacement);
         let tiny = TranspositionTable::new(tiny_bytes, replacement).unwrap();
+        let tiny_with_leaves = smallest_with_leaf_area(replacement);
         let (mut on_large, mut on_tiny) = (Solver::new(&large), Solver::new(&tiny));
+        let mut on_tiny_with_leaves = Solver::new(&tiny_with_leaves);
         let mut games = (0..).flat_map(|round: u64| {
             (24..=30).rev().flat_map(move |stones| {
                 PositionGenerator::new(stones, 77 + stones as u64 + 100 * round).take(2)
             })
         });
         let mut solved = 0;
-        while on_tiny.stats().table.replacements < ENOUGH {
+        let replaced = |solver: &Solver| solver.stats().table.replacements;
+        while replaced(&on_tiny) < ENOUGH || replaced(&on_tiny_with_leaves) < ENOUGH {
             assert!(
                 solved < 400,
                 "{replacement}: {solved} positions never replaced enough"
@@ -129,6 +170,11 @@ fn smallest_table_under_heavy_replacement_agrees_with_a_large_one() {
                 on_tiny.solve(game.position()).first_player_wins,
                 expected,
                 "{game} ({replacement})"
+            );
+            assert_eq!(
+                on_tiny_with_leaves.solve(game.position()).first_player_wins,
+                expected,
+                "{game} ({replacement}, smallest near-leaf area)"
             );
             solved += 1;
         }
