@@ -122,7 +122,8 @@ pub struct SolveArgs {
     replacement: Replacement,
     /// The table's near-leaf area, where positions of 44 stones or more are kept apart so that
     /// their probes stay in the caches: auto (64 MiB of a table of at least 256 MiB, in
-    /// first-wins mode), off, or a size taken out of the table's (at least 64 MiB).
+    /// first-wins mode), off, or a size taken out of the table's (at least 65 MiB for twobig,
+    /// 33 MiB for new and big; 513 MiB and 257 MiB in wdl and exact modes).
     #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
     leaf_area: LeafArea,
     /// Value the parallel solver assumes for tasks not yet solved: the report's virtual win
@@ -230,7 +231,8 @@ pub struct BenchArgs {
     replacement: Replacement,
     /// The table's near-leaf area, where positions of 44 stones or more are kept apart so that
     /// their probes stay in the caches: auto (64 MiB of a table of at least 256 MiB, in
-    /// first-wins mode), off, or a size taken out of the table's (at least 64 MiB).
+    /// first-wins mode), off, or a size taken out of the table's (at least 65 MiB for twobig,
+    /// 33 MiB for new and big; 513 MiB and 257 MiB in wdl and exact modes).
     #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
     leaf_area: LeafArea,
     /// Worker threads: 1 runs the sequential solver (the protocol's single core); more run

@@ -41,6 +41,13 @@
 //! - Each entry is read and written with one relaxed atomic 64-bit access, so threads can share
 //!   the table: an entry read is always an entry some thread wrote whole. Races can only lose an
 //!   entry or keep a worse one, never make a wrong hit.
+//! - **The near-leaf area** ([`LeafArea`]): tables of 256 MiB or more in the binary format keep
+//!   the positions of [`LEAF_MIN_STONES`] stones or more apart, after the blocks, in `S'`
+//!   buckets (`S'` prime) indexed by the whole key mod `S'`, with the key's low `k'` bits stored
+//!   and `S' · 2^k' ≥ 2^80`: exact by the same argument, in the entry layout above (so
+//!   `S' > 2^22`: 64 MiB for TWOBIG). A node's children there are not kept on one block; the
+//!   area is small enough that its reads stay closer to the caches and the address
+//!   translation's reach.
 //!
 //! In the binary format 58 bits are left for `low mod 2^k`, so `S > 2^6`: the smallest table
 //! has 2^16 blocks of 67 buckets, about 34 MiB (NEW, BIG) or 67 MiB (TWOBIG).
@@ -217,8 +224,8 @@ impl FromStr for LeafArea {
 /// (docs/PERFORMANCE.md, eighteenth session).
 pub const LEAF_MIN_STONES: u32 = 44;
 
-/// [`LeafArea::Auto`] gives a table of at least this many bytes (four times the area) a
-/// near-leaf area.
+/// [`LeafArea::Auto`] gives a table of at least this many bytes (four times the TWOBIG area)
+/// a near-leaf area.
 pub const LEAF_AREA_AUTO_FROM: u64 = 256 << 20;
 
 /// A bound on the first player's score, as held by a [`Format::Bounds`] entry.
@@ -481,7 +488,8 @@ impl TranspositionTable {
     }
 
     /// A table of at most `bytes` bytes: `S` is the largest prime with `2^16` blocks of `S`
-    /// buckets fitting.
+    /// buckets fitting beside the near-leaf area of [`LeafArea::Auto`] (none below
+    /// [`LEAF_AREA_AUTO_FROM`] bytes).
     /// Its pages are touched at once (see [`Self::with_threads`]).
     pub fn new(bytes: u64, replacement: Replacement) -> Result<TranspositionTable, TableError> {
         Self::with_threads(bytes, replacement, 1)
@@ -597,6 +605,8 @@ impl TranspositionTable {
             key_width - (63 - leaf_buckets.leading_zeros())
         };
         debug_assert!(leaf_buckets == 0 || leaf_key_bits + format.payload_bits() <= 64);
+        // `leaf_slot` multiplies a page (below 2^16) by a remainder below S'.
+        assert!(leaf_buckets < 1 << 48, "a near-leaf area of 4 PiB or more");
         let words = main_words + leaf_buckets as usize * replacement.entries_per_bucket();
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
         entries.touch(threads);
@@ -663,7 +673,8 @@ impl TranspositionTable {
         (self.leaf_buckets > 0).then_some(self.leaf_min_stones)
     }
 
-    /// The number of buckets in all: [`Self::blocks`] blocks of [`Self::block_buckets`].
+    /// The number of buckets of the main area: [`Self::blocks`] blocks of
+    /// [`Self::block_buckets`] (the near-leaf area's follow them: [`Self::leaf_buckets`]).
     pub fn buckets(&self) -> u64 {
         self.blocks * self.block_buckets
     }
@@ -774,7 +785,8 @@ impl TranspositionTable {
                 r
             }
         };
-        // page < 2^16 and 2^64 mod S' < S' < 2^40: the sum stays far below 2^64.
+        // page < 2^16 and 2^64 mod S' < S' < 2^48 (asserted when the table is made): the sum
+        // stays below 2^64.
         let bucket = reduce(page * self.leaf_page_factor + reduce(low));
         let stored = low & ((1u64 << self.leaf_key_bits) - 1);
         Slot {
@@ -783,7 +795,9 @@ impl TranspositionTable {
         }
     }
 
-    /// [`Self::slot`] of a key below `2^64` (the classic game's: page 0), the same slot.
+    /// [`Self::slot`] of a key below `2^64` (the classic game's: page 0), the same slot in a
+    /// table without a near-leaf area (tables of narrower keys never have one); in the main
+    /// area always.
     #[inline(always)]
     pub fn narrow_slot(&self, key: u64) -> Slot {
         debug_assert!(self.key_width >= 64 || key >> self.key_width == 0);
@@ -1035,23 +1049,29 @@ mod tests {
     fn check_slot(t: &TranspositionTable, key: u128) {
         let slot = t.slot(key);
         let per_bucket = t.replacement().entries_per_bucket();
-        if t.leaf_min_stones()
-            .is_some_and(|least| table_key_stones(key) >= least)
-        {
+        // The near-leaf area starts where the main area's buckets end, and ends the words.
+        let main_words = t.buckets() as usize * per_bucket;
+        let leaf_words = t.leaf_buckets() as usize * per_bucket;
+        assert_eq!(t.entries.words().len(), main_words + leaf_words);
+        let in_leaf_area = t
+            .leaf_min_stones()
+            .is_some_and(|least| table_key_stones(key) >= least);
+        if in_leaf_area {
             // The near-leaf area: the whole key's bucket mod S', its low k' bits stored.
             let bucket = (key % t.leaf_buckets() as u128) as usize;
-            assert_eq!(slot.first, t.leaf_first + bucket * per_bucket);
+            assert_eq!(slot.first, main_words + bucket * per_bucket);
             let stored = key & ((1 << t.leaf_key_bits()) - 1);
             assert_eq!(slot.tag >> t.format().payload_bits(), stored as u64);
             return;
         }
         let (page, low) = (key >> 64, key as u64 as u128);
         let s = t.block_buckets() as u128;
-        // The page's block, and the low bits' bucket in it.
+        // The page's block, and the low bits' bucket in it, within the main area.
         assert_eq!(
             slot.first as u128,
             (page * s + low % s) * per_bucket as u128
         );
+        assert!(slot.first + per_bucket <= main_words);
         assert_eq!(
             slot.tag >> t.format().payload_bits(),
             (low & ((1 << t.key_bits()) - 1)) as u64
@@ -1090,7 +1110,12 @@ mod tests {
 
     /// The smallest main area beside the smallest near-leaf area.
     fn small_with_leaf_area(replacement: Replacement) -> TranspositionTable {
-        let leaf = TranspositionTable::minimum_leaf_bytes(replacement, Format::Binary);
+        with_leaf_area_of(replacement, 1)
+    }
+
+    /// The smallest main area beside a near-leaf area `times` the smallest (fewer key bits).
+    fn with_leaf_area_of(replacement: Replacement, times: u64) -> TranspositionTable {
+        let leaf = times * TranspositionTable::minimum_leaf_bytes(replacement, Format::Binary);
         let bytes = TranspositionTable::minimum_bytes(replacement) + leaf;
         let leaf_area = LeafArea::Bytes(leaf);
         let t = TranspositionTable::with_leaf_area(
@@ -1113,10 +1138,14 @@ mod tests {
 
     #[test]
     fn the_near_leaf_area_is_exact_by_the_crt_over_the_whole_key() {
-        for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
-            let t = small_with_leaf_area(replacement);
+        let tables = [Replacement::TwoBig, Replacement::New, Replacement::Big]
+            .into_iter()
+            .flat_map(|replacement| [1, 3].map(|times| (replacement, times)));
+        for (replacement, times) in tables {
+            let t = with_leaf_area_of(replacement, times);
             let s = t.leaf_buckets();
             assert!(is_prime(s));
+            assert_eq!(t.leaf_key_bits(), if times == 1 { 58 } else { 57 });
             assert!((s as u128) << t.leaf_key_bits() >= 1u128 << 80);
             assert!(t.leaf_key_bits() + Format::Binary.payload_bits() <= 64);
             let per_bucket = replacement.entries_per_bucket();

@@ -98,8 +98,8 @@ fn fast_solver_agrees_with_plain_reference_for_every_scheme_and_a_tiny_table() {
             TranspositionTable::new(TranspositionTable::minimum_bytes(replacement), replacement)
                 .unwrap();
         check_scheme(positions, &tiny);
-        // The same large table without the near-leaf area, and the smallest table with the
-        // smallest near-leaf area: both areas under pressure at once.
+        // The same large table without the near-leaf area, and the smallest main area beside
+        // the smallest near-leaf area (the test below puts both under heavy replacement).
         check_scheme(
             positions,
             &with_leaf_area(256 << 20, replacement, LeafArea::Off),
