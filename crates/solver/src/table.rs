@@ -776,15 +776,7 @@ impl TranspositionTable {
     /// `S'` is odd and `S' · 2^k' ≥ 2^80`, the two give back the whole key (a hit is exact).
     #[inline(always)]
     fn leaf_slot(&self, page: u64, low: u64) -> Slot {
-        let reduce = |x: u64| {
-            let estimate = ((x as u128 * self.leaf_reciprocal as u128) >> 64) as u64;
-            let r = x - estimate * self.leaf_buckets;
-            if r >= self.leaf_buckets {
-                r - self.leaf_buckets
-            } else {
-                r
-            }
-        };
+        let reduce = |x: u64| barrett_reduce(x, self.leaf_buckets, self.leaf_reciprocal);
         // page < 2^16 and 2^64 mod S' < S' < 2^48 (asserted when the table is made): the sum
         // stays below 2^64.
         let bucket = reduce(page * self.leaf_page_factor + reduce(low));
@@ -808,17 +800,10 @@ impl TranspositionTable {
         }
     }
 
-    /// `x mod S` by Barrett reduction: with `m = ⌊2^64 / S⌋`, the estimate `⌊x · m / 2^64⌋` lies
-    /// in `(x/S - 1, x/S]`, so it is `⌊x/S⌋` or one less and one subtraction corrects it.
+    /// `x mod S` ([`barrett_reduce`]).
     #[inline(always)]
     fn reduce(&self, x: u64) -> u64 {
-        let estimate = ((x as u128 * self.reciprocal as u128) >> 64) as u64;
-        let r = x - estimate * self.block_buckets;
-        if r >= self.block_buckets {
-            r - self.block_buckets
-        } else {
-            r
-        }
+        barrett_reduce(x, self.block_buckets, self.reciprocal)
     }
 
     /// Asks the processor to bring `slot`'s bucket into cache ahead of [`Self::probe`].
@@ -975,6 +960,20 @@ impl TranspositionTable {
                 }
             }
         }
+    }
+}
+
+/// `x mod s` by Barrett reduction, given `reciprocal = ⌊2^64 / s⌋`: the estimate
+/// `⌊x · reciprocal / 2^64⌋` lies in `(x/s - 1, x/s]`, so it is `⌊x/s⌋` or one less and one
+/// subtraction corrects it.
+#[inline(always)]
+fn barrett_reduce(x: u64, s: u64, reciprocal: u64) -> u64 {
+    let estimate = ((x as u128 * reciprocal as u128) >> 64) as u64;
+    let r = x - estimate * s;
+    if r >= s {
+        r - s
+    } else {
+        r
     }
 }
 
