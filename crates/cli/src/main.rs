@@ -315,14 +315,11 @@ fn parse_mode(text: &str) -> Result<score4_solver::Mode, String> {
     text.parse()
 }
 
+/// A size (`64MiB`), or `auto` / `off` as `LeafArea` reads them.
 fn parse_leaf_area(text: &str) -> Result<LeafArea, String> {
-    match text.trim().to_ascii_lowercase().as_str() {
-        "auto" => Ok(LeafArea::Auto),
-        "off" => Ok(LeafArea::Off),
-        _ => size::parse_bytes(text)
-            .map(LeafArea::Bytes)
-            .map_err(|error| format!("{error} (or auto, off)")),
-    }
+    size::parse_bytes(text)
+        .map(LeafArea::Bytes)
+        .or_else(|error| text.parse().map_err(|_| format!("{error} (or auto, off)")))
 }
 
 fn parse_replacement(text: &str) -> Result<Replacement, String> {

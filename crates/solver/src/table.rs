@@ -467,6 +467,11 @@ fn is_prime(n: u64) -> bool {
     true
 }
 
+/// The least prime above `n`.
+fn prime_above(n: u64) -> u64 {
+    (n + 1..).find(|&s| is_prime(s)).expect("primes never end")
+}
+
 impl TranspositionTable {
     /// The smallest table, in bytes, for `replacement` (binary format).
     pub fn minimum_bytes(replacement: Replacement) -> u64 {
@@ -480,10 +485,7 @@ impl TranspositionTable {
 
     /// The smallest table, in bytes, for `replacement`, `format` and keys of `key_width` bits.
     pub fn minimum_bytes_for_keys(replacement: Replacement, format: Format, key_width: u32) -> u64 {
-        let mut s = format.min_block_buckets(key_width) + 1;
-        while !is_prime(s) {
-            s += 1;
-        }
+        let s = prime_above(format.min_block_buckets(key_width));
         (s << page_bits(key_width)) * 8 * replacement.entries_per_bucket() as u64
     }
 
@@ -646,10 +648,7 @@ impl TranspositionTable {
     /// `2^(80 - k)` for the `k` key bits an entry has room for.
     pub fn minimum_leaf_bytes(replacement: Replacement, format: Format) -> u64 {
         let room = 64 - format.payload_bits();
-        let mut s = (1u64 << (KEY_WIDTH_3D - room)) + 1;
-        while !is_prime(s) {
-            s += 1;
-        }
+        let s = prime_above(1u64 << (KEY_WIDTH_3D - room));
         s * 8 * replacement.entries_per_bucket() as u64
     }
 
