@@ -5,7 +5,7 @@
 use core::fmt;
 
 use crate::bitboard::BitBoard;
-use crate::geometry::{Cell, Column, ALL_LINES, LINES, LINE_SET_THROUGH};
+use crate::geometry::{lines_in, Cell, Column, ALL_LINES, LINES, LINE_SET_THROUGH};
 use crate::key::{least_image_key, least_image_table_key, table_key, SymmetricKeys};
 use crate::symmetry::{Symmetry, SymmetryGroup};
 
@@ -357,12 +357,8 @@ impl Position {
     pub fn threats_created_by(&self, cell: Cell) -> BitBoard {
         let me = self.mover();
         let own = self.stones[me as usize].0 | 1u64 << cell.index();
-        let mut completed = self.lines_through_holding(cell, me, 2);
-        let mut created = 0u64;
-        while completed != 0 {
-            created |= LINES[completed.trailing_zeros() as usize];
-            completed &= completed - 1;
-        }
+        let created =
+            lines_in(self.lines_through_holding(cell, me, 2)).fold(0, |cells, line| cells | line);
         BitBoard(created & !own)
     }
 

@@ -42,7 +42,7 @@
 //! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
 //! the rules after each move): a move leaving the opponent fewer lines alive is tried earlier.
 
-use score4_board::geometry::{LINES, LINE_SET_THROUGH, MAX_LINES_PER_CELL};
+use score4_board::geometry::{lines_in, LINE_SET_THROUGH, MAX_LINES_PER_CELL};
 use score4_board::symmetry::SymmetryGroup;
 use score4_board::{BitBoard, Cell, Colour, Position};
 
@@ -339,13 +339,9 @@ fn block_opens_threat(position: &Position, cell: Cell, block: Cell) -> bool {
     // Lines through the block holding two of the opponent's stones, but not through `cell`
     // (the mover's stone closes them), make threats; the opponent's threats it already had
     // become openings once playable (none is playable now, nor above `cell`).
-    let mut lines = position.lines_through_holding(block, opponent, 2)
+    let lines = position.lines_through_holding(block, opponent, 2)
         & !LINE_SET_THROUGH[cell.index() as usize];
-    let mut threats = position.threats(opponent).0;
-    while lines != 0 {
-        threats |= LINES[lines.trailing_zeros() as usize];
-        lines &= lines - 1;
-    }
+    let threats = lines_in(lines).fold(position.threats(opponent).0, |cells, line| cells | line);
     // (On the top layer `<< 16` leaves the board: nothing above becomes playable.)
     let playable = (position.playable().0 | played << 16) & !played;
     threats & playable & !position.occupied().0 != 0

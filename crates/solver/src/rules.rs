@@ -48,7 +48,7 @@
 //! orders the moves by it.
 
 use score4_board::geometry::{
-    lines_through_any, lines_through_any_on_odd_layers, LINES, LINE_SET_THROUGH,
+    lines_in, lines_through_any, lines_through_any_on_odd_layers, LINE_SET_THROUGH,
 };
 use score4_board::{Cell, Colour, Position};
 
@@ -308,12 +308,10 @@ fn holds_with_mirror(strategy: Strategy, a: u32, b: u32) -> bool {
     let sure =
         (empty & ODD_LAYERS & !strategy.paired & !strategy.fixed & !mirrored) | strategy.sure_odd;
     let defended = strategy.defended | sure;
-    let mut unkilled = strategy.lines & !lines_through_any_on_odd_layers(sure);
+    let unkilled = strategy.lines & !lines_through_any_on_odd_layers(sure);
     let mut needs = [0u64; MAX_NEEDS];
     let mut count = 0;
-    while unkilled != 0 {
-        let line = LINES[unkilled.trailing_zeros() as usize];
-        unkilled &= unkilled - 1;
+    for line in lines_in(unkilled) {
         // The defender gets one of the two cells at each height of the mirrored columns.
         if ((line & empty & (COLUMN_0 << a)) << (b - a)) & line != 0 {
             continue;
@@ -513,7 +511,7 @@ fn left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(
 /// them with the line tables of `geometry`, which costs less than testing line by line).
 #[inline(always)]
 fn lines_left_alive(
-    mut unkilled: u128,
+    unkilled: u128,
     defended: u64,
     paired: u64,
     empty: u64,
@@ -521,13 +519,12 @@ fn lines_left_alive(
     first_alive: &mut u64,
 ) -> u32 {
     debug_assert_eq!(unkilled & lines_through_any(defended), 0);
-    // The paired cells of each line that needs a pair.
-    let mut needs = [0u64; MAX_NEEDS];
+    // Lines that need a pair are only counted here; their paired cells are gathered in a
+    // second pass, needed only when no line is left alive (an array filled on every call cost
+    // more).
     let mut count = 0;
     let mut alive = 0;
-    while unkilled != 0 {
-        let line = LINES[unkilled.trailing_zeros() as usize];
-        unkilled &= unkilled - 1;
+    for line in lines_in(unkilled) {
         let in_pairs = line & paired;
         if in_pairs.count_ones() < 2 || count == MAX_NEEDS {
             // Once a line is alive the strategy fails: the rest are only counted, the dearer
@@ -545,11 +542,26 @@ fn lines_left_alive(
             }
             continue;
         }
-        needs[count] = in_pairs;
         count += 1;
     }
     if alive > 0 {
         return alive;
+    }
+    if count == 0 {
+        return 0;
+    }
+    // The paired cells of each line that needs a pair: the first `count` such lines, as above.
+    let mut needs = [0u64; MAX_NEEDS];
+    let mut gathered = 0;
+    for line in lines_in(unkilled) {
+        let in_pairs = line & paired;
+        if in_pairs.count_ones() >= 2 {
+            needs[gathered] = in_pairs;
+            gathered += 1;
+            if gathered == count {
+                break;
+            }
+        }
     }
     let mut budget = PAIRING_BUDGET;
     !pairing_exists(&needs[..count], paired, &mut budget) as u32
@@ -581,14 +593,7 @@ fn completed_first(line: u64, defended: u64, empty: u64) -> bool {
         candidates |= LINE_SET_THROUGH[cells.trailing_zeros() as usize];
         cells &= cells - 1;
     }
-    while candidates != 0 {
-        let candidate = LINES[candidates.trailing_zeros() as usize];
-        candidates &= candidates - 1;
-        if candidate & !own == 0 {
-            return true;
-        }
-    }
-    false
+    lines_in(candidates).any(|candidate| candidate & !own == 0)
 }
 
 /// Whether the cells of `unpaired` can be paired so that each of `needs` holds a whole pair
