@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use score4_board::geometry::LINES;
+use score4_board::geometry::lines_in;
 use score4_board::{Cell, Colour, Column, Position};
 use score4_classic::{ClassicColumn, ClassicPosition};
 use score4_solver::Game;
@@ -76,14 +76,8 @@ impl Board for Position {
     fn evaluate(&self) -> i32 {
         let side = |colour: Colour| {
             let own = self.stones(colour).0;
-            let mut live = self.live_lines(colour);
-            let stones = std::iter::from_fn(move || {
-                (live != 0).then(|| {
-                    let line = LINES[live.trailing_zeros() as usize];
-                    live &= live - 1;
-                    (line & own).count_ones()
-                })
-            });
+            let stones =
+                lines_in(self.live_lines(colour)).map(move |line| (line & own).count_ones());
             let threats = self.threats(colour).0 & !self.occupied().0;
             let parity = if colour == Colour::White {
                 ODD_LAYERS

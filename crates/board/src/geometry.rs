@@ -381,4 +381,25 @@ mod tests {
         assert_eq!(lines_through_any(0), 0);
         assert_eq!(lines_through_any(!0), ALL_LINES);
     }
+
+    #[test]
+    fn lines_in_yields_the_lines_of_a_set_in_order_across_both_halves() {
+        let plain = |set: u128| -> Vec<u64> {
+            (0..LINE_COUNT)
+                .filter(|&l| set >> l & 1 != 0)
+                .map(|l| LINES[l])
+                .collect()
+        };
+        let mut bits = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..1_000 {
+            bits ^= bits << 13;
+            bits ^= bits >> 7;
+            bits ^= bits << 17;
+            let set = ((bits as u128) << 64 | bits.rotate_left(29) as u128) & ALL_LINES;
+            assert_eq!(lines_in(set).collect::<Vec<_>>(), plain(set));
+        }
+        assert_eq!(lines_in(ALL_LINES).count(), LINE_COUNT);
+        assert_eq!(lines_in(1 << 75).collect::<Vec<_>>(), [LINES[75]]);
+        assert_eq!(lines_in(0).next(), None);
+    }
 }
