@@ -21,4 +21,4 @@ pub mod protocol;
 pub mod report;
 
 pub use generate::PositionGenerator;
-pub use protocol::{BenchConfig, BenchError, BenchRun, DifficultyResult, Progress};
+pub use protocol::{BenchConfig, BenchError, BenchRun, DifficultyResult, PositionResult, Progress};

@@ -229,6 +229,8 @@ mod tests {
                     probes: 10,
                     hits: 2,
                     finished: i < 5,
+                    positions: Vec::new(),
+                    stopped_at: None,
                 })
                 .collect(),
         }

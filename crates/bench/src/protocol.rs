@@ -122,6 +122,26 @@ pub struct DifficultyResult {
     pub hits: u64,
     /// Whether every position asked for was solved inside the limit.
     pub finished: bool,
+    /// The solved positions, in the order solved (runs written before they were recorded
+    /// have none).
+    #[serde(default)]
+    pub positions: Vec<PositionResult>,
+    /// The moves of the position whose search the time limit stopped, if it ran out.
+    #[serde(default)]
+    pub stopped_at: Option<String>,
+}
+
+/// One solved position of a difficulty.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct PositionResult {
+    /// The moves that reach it, as the set writes them.
+    pub moves: String,
+    /// Whether the first player wins it.
+    pub first_player_wins: bool,
+    /// Nodes of its search.
+    pub nodes: u64,
+    /// Seconds of its search.
+    pub seconds: f64,
 }
 
 impl DifficultyResult {
@@ -143,6 +163,28 @@ impl DifficultyResult {
     /// Share of table probes that hit.
     pub fn hit_rate(&self) -> f64 {
         self.hits as f64 / self.probes.max(1) as f64
+    }
+
+    /// The `count` solved positions with the most nodes, heaviest first (equal ones in the
+    /// order solved), each with its 0-based place in the set. A few positions hold most of
+    /// a difficulty's nodes, so these are the ones a change to the search has to help.
+    pub fn heaviest(&self, count: usize) -> Vec<(usize, &PositionResult)> {
+        let mut ranked: Vec<(usize, &PositionResult)> = self.positions.iter().enumerate().collect();
+        ranked.sort_by_key(|&(_, position)| std::cmp::Reverse(position.nodes));
+        ranked.truncate(count);
+        ranked
+    }
+
+    /// The share of the recorded positions' nodes held by the `count` heaviest (0 when
+    /// nothing was recorded).
+    pub fn heaviest_share(&self, count: usize) -> f64 {
+        let all: u64 = self.positions.iter().map(|position| position.nodes).sum();
+        let heaviest: u64 = self
+            .heaviest(count)
+            .iter()
+            .map(|(_, position)| position.nodes)
+            .sum();
+        heaviest as f64 / all.max(1) as f64
     }
 }
 
@@ -267,7 +309,10 @@ pub fn run_difficulty(
     };
     let mut total = SearchStats::default();
     let (mut solved, mut wins) = (0, 0);
+    let mut positions = Vec::with_capacity(games.len());
+    let mut stopped_at = None;
     for game in games {
+        let position_start = Instant::now();
         let answer = if config.threads == 1 {
             solver
                 .solve_within(game.position(), deadline)
@@ -277,8 +322,15 @@ pub fn run_difficulty(
                 .map(|s| (s.first_player_wins, s.stats))
         };
         let Some((first_player_wins, stats)) = answer else {
+            stopped_at = Some(game.to_string());
             break;
         };
+        positions.push(PositionResult {
+            moves: game.to_string(),
+            first_player_wins,
+            nodes: stats.nodes,
+            seconds: position_start.elapsed().as_secs_f64(),
+        });
         solved += 1;
         wins += first_player_wins as usize;
         total += stats;
@@ -307,6 +359,8 @@ pub fn run_difficulty(
         probes: total.table.probes,
         hits: total.table.hits,
         finished,
+        positions,
+        stopped_at,
     })
 }
 
@@ -326,6 +380,8 @@ mod tests {
             probes: 10,
             hits: 5,
             finished,
+            positions: Vec::new(),
+            stopped_at: None,
         }
     }
 
@@ -353,6 +409,33 @@ mod tests {
         let gap = run(vec![result(40, true), result(38, false), result(36, true)]);
         assert_eq!(gap.frontier(), Some(40));
         assert_eq!(run(vec![result(40, false)]).frontier(), None);
+    }
+
+    #[test]
+    fn the_heaviest_positions_come_first_with_their_places_and_share() {
+        let mut result = result(40, true);
+        result.positions = [("00", 5), ("11", 80), ("22", 5), ("33", 10)]
+            .iter()
+            .map(|&(moves, nodes)| PositionResult {
+                moves: moves.into(),
+                first_player_wins: false,
+                nodes,
+                seconds: 0.0,
+            })
+            .collect();
+        let heaviest: Vec<(usize, &str)> = result
+            .heaviest(3)
+            .iter()
+            .map(|(place, position)| (*place, position.moves.as_str()))
+            .collect();
+        assert_eq!(heaviest, [(1, "11"), (3, "33"), (0, "00")]);
+        assert!((result.heaviest_share(1) - 0.8).abs() < 1e-12);
+        assert!((result.heaviest_share(10) - 1.0).abs() < 1e-12);
+        assert_eq!(DifficultyResult {
+            positions: Vec::new(),
+            ..result
+        }
+        .heaviest_share(3), 0.0);
     }
 
     #[test]

@@ -4,6 +4,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::protocol::{BenchRun, DifficultyResult};
+#[cfg(test)]
+use crate::protocol::PositionResult;
 
 /// The header of the human table (one row per difficulty, see [`table_row`]).
 pub fn table_header() -> String {
@@ -92,6 +94,49 @@ pub fn to_csv(run: &BenchRun) -> String {
     csv
 }
 
+/// The solved positions as CSV: a header and one row per position, each with its run's label,
+/// its difficulty, its 1-based place in the set, its moves, value, nodes and seconds.
+pub fn to_positions_csv(run: &BenchRun) -> String {
+    let mut csv = String::from("label,difficulty,place,moves,first_player_wins,nodes,seconds\n");
+    for result in &run.difficulties {
+        for (place, position) in result.positions.iter().enumerate() {
+            let _ = writeln!(
+                csv,
+                "{},{},{},{},{},{},{:.6}",
+                csv_field(&run.label),
+                result.difficulty,
+                place + 1,
+                position.moves,
+                position.first_player_wins,
+                position.nodes,
+                position.seconds,
+            );
+        }
+    }
+    csv
+}
+
+/// How many heaviest positions [`heaviest_line`] weighs.
+pub const HEAVIEST: usize = 10;
+
+/// The sentence about where a difficulty's nodes lie: the share the [`HEAVIEST`] heaviest
+/// solved positions hold, and the heaviest one; `None` when no position was recorded.
+pub fn heaviest_line(result: &DifficultyResult) -> Option<String> {
+    let (place, heaviest) = *result.heaviest(1).first()?;
+    Some(format!(
+        "d{}: the {} heaviest of {} solved positions hold {:.1} % of the nodes; the heaviest, \
+         place {} ({}), took {} nodes in {:.2} s",
+        result.difficulty,
+        HEAVIEST.min(result.positions.len()),
+        result.positions.len(),
+        100.0 * result.heaviest_share(HEAVIEST),
+        place + 1,
+        heaviest.moves,
+        heaviest.nodes,
+        heaviest.seconds
+    ))
+}
+
 /// A CSV field, quoted if it needs to be.
 fn csv_field(text: &str) -> String {
     if text.contains([',', '"', '\n']) {
@@ -149,6 +194,21 @@ mod tests {
                 probes: 100,
                 hits: 25,
                 finished: true,
+                positions: vec![
+                    PositionResult {
+                        moves: "0F".into(),
+                        first_player_wins: true,
+                        nodes: 250,
+                        seconds: 1.5,
+                    },
+                    PositionResult {
+                        moves: "33".into(),
+                        first_player_wins: false,
+                        nodes: 750,
+                        seconds: 2.0,
+                    },
+                ],
+                stopped_at: None,
             }],
         }
     }
@@ -181,6 +241,38 @@ mod tests {
             lines[1]
         );
         assert!(lines[1].ends_with(",100,25,0.250000"), "{}", lines[1]);
+    }
+
+    #[test]
+    fn positions_csv_has_one_row_per_solved_position() {
+        let csv = to_positions_csv(&sample());
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].split(',').count(), 7);
+        assert_eq!(lines[1], "\"before, with comma\",28,1,0F,true,250,1.500000");
+        assert_eq!(lines[2], "\"before, with comma\",28,2,33,false,750,2.000000");
+    }
+
+    #[test]
+    fn the_heaviest_line_names_the_share_and_the_position() {
+        let line = heaviest_line(&sample().difficulties[0]).unwrap();
+        assert!(line.starts_with("d28: the 2 heaviest of 2 solved"), "{line}");
+        assert!(line.contains("100.0 %"), "{line}");
+        assert!(line.contains("place 2 (33), took 750 nodes in 2.00 s"), "{line}");
+        let mut none = sample().difficulties[0].clone();
+        none.positions.clear();
+        assert_eq!(heaviest_line(&none), None);
+    }
+
+    #[test]
+    fn a_run_written_before_positions_were_recorded_still_reads() {
+        let mut older: serde_json::Value = serde_json::from_str(&to_json(&sample())).unwrap();
+        let difficulty = older["difficulties"][0].as_object_mut().unwrap();
+        difficulty.remove("positions");
+        difficulty.remove("stopped_at");
+        let back: BenchRun = serde_json::from_value(older).unwrap();
+        assert!(back.difficulties[0].positions.is_empty());
+        assert_eq!(back.difficulties[0].stopped_at, None);
     }
 
     #[test]

@@ -135,6 +135,11 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         }
     }
     println!("{}", report::frontier_line(&run));
+    for result in &run.difficulties {
+        if let Some(line) = report::heaviest_line(result) {
+            println!("{line}");
+        }
+    }
     if let Some(out) = &args.out {
         match plot::draw_charts(std::slice::from_ref(&run), out) {
             Ok(files) => println!(
@@ -155,11 +160,12 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Writes `bench.json` and `bench.csv` into `out`.
+/// Writes `bench.json`, `bench.csv` and `positions.csv` into `out`.
 fn save(run: &BenchRun, out: &Path) -> Result<(), String> {
     for (name, text) in [
         ("bench.json", report::to_json(run)),
         ("bench.csv", report::to_csv(run)),
+        ("positions.csv", report::to_positions_csv(run)),
     ] {
         let path = out.join(name);
         std::fs::write(&path, text).map_err(|error| format!("{}: {error}", path.display()))?;

@@ -359,6 +359,25 @@ fn bench_runs_the_protocol_and_writes_csv_json_and_charts() {
     assert_eq!(difficulties[1]["first_player_wins"], wins as u64);
     let csv = std::fs::read_to_string(out.join("bench.csv")).unwrap();
     assert_eq!(csv.lines().count(), 3);
+    // Every solved position is recorded, in the set's order, with nodes adding up.
+    for difficulty in difficulties {
+        let positions = difficulty["positions"].as_array().unwrap();
+        assert_eq!(positions.len(), 20);
+        let nodes: u64 = positions.iter().map(|p| p["nodes"].as_u64().unwrap()).sum();
+        assert_eq!(difficulty["nodes"].as_u64().unwrap(), nodes);
+        assert_eq!(difficulty["stopped_at"], serde_json::Value::Null);
+    }
+    let recorded: Vec<&str> = difficulties[1]["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["moves"].as_str().unwrap())
+        .collect();
+    let set: Vec<String> = games.iter().map(|game| game.to_string()).collect();
+    assert_eq!(recorded, set);
+    let positions_csv = std::fs::read_to_string(out.join("positions.csv")).unwrap();
+    assert_eq!(positions_csv.lines().count(), 41);
+    assert!(stdout.contains("d46: the 10 heaviest of 20 solved positions hold"), "{stdout}");
     for chart in ["time.png", "time.svg", "nodes.png", "nodes.svg"] {
         assert!(out.join(chart).exists(), "{chart} missing");
     }
@@ -402,6 +421,37 @@ fn bench_stops_a_difficulty_at_the_time_limit() {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(stdout.contains("(out of time)"), "{stdout}");
     assert!(stdout.contains("frontier: none"), "{stdout}");
+}
+
+#[test]
+fn bench_records_the_position_the_time_limit_stopped() {
+    let out = scratch("bench-stopped");
+    let output = score4()
+        .args([
+            "bench",
+            "--difficulty",
+            "20",
+            "--time-limit",
+            "1s",
+            "--tt-size",
+            TT,
+        ])
+        .arg("--sets")
+        .arg(sets())
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
+    let difficulty = &run["difficulties"][0];
+    let solved = difficulty["solved"].as_u64().unwrap() as usize;
+    assert_eq!(difficulty["positions"].as_array().unwrap().len(), solved);
+    // The stopped position is the set's next one after those solved.
+    let games = score4_bench::protocol::read_set(&sets().join("d20.txt"), solved + 1).unwrap();
+    assert_eq!(difficulty["stopped_at"], games[solved].to_string());
+    std::fs::remove_dir_all(&out).unwrap();
 }
 
 #[test]
