@@ -431,11 +431,14 @@ mod tests {
         assert_eq!(heaviest, [(1, "11"), (3, "33"), (0, "00")]);
         assert!((result.heaviest_share(1) - 0.8).abs() < 1e-12);
         assert!((result.heaviest_share(10) - 1.0).abs() < 1e-12);
-        assert_eq!(DifficultyResult {
-            positions: Vec::new(),
-            ..result
-        }
-        .heaviest_share(3), 0.0);
+        assert_eq!(
+            DifficultyResult {
+                positions: Vec::new(),
+                ..result
+            }
+            .heaviest_share(3),
+            0.0
+        );
     }
 
     #[test]

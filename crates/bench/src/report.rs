@@ -3,9 +3,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::protocol::{BenchRun, DifficultyResult};
 #[cfg(test)]
 use crate::protocol::PositionResult;
+use crate::protocol::{BenchRun, DifficultyResult};
 
 /// The header of the human table (one row per difficulty, see [`table_row`]).
 pub fn table_header() -> String {
@@ -250,15 +250,24 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0].split(',').count(), 7);
         assert_eq!(lines[1], "\"before, with comma\",28,1,0F,true,250,1.500000");
-        assert_eq!(lines[2], "\"before, with comma\",28,2,33,false,750,2.000000");
+        assert_eq!(
+            lines[2],
+            "\"before, with comma\",28,2,33,false,750,2.000000"
+        );
     }
 
     #[test]
     fn the_heaviest_line_names_the_share_and_the_position() {
         let line = heaviest_line(&sample().difficulties[0]).unwrap();
-        assert!(line.starts_with("d28: the 2 heaviest of 2 solved"), "{line}");
+        assert!(
+            line.starts_with("d28: the 2 heaviest of 2 solved"),
+            "{line}"
+        );
         assert!(line.contains("100.0 %"), "{line}");
-        assert!(line.contains("place 2 (33), took 750 nodes in 2.00 s"), "{line}");
+        assert!(
+            line.contains("place 2 (33), took 750 nodes in 2.00 s"),
+            "{line}"
+        );
         let mut none = sample().difficulties[0].clone();
         none.positions.clear();
         assert_eq!(heaviest_line(&none), None);

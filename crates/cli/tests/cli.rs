@@ -377,7 +377,10 @@ fn bench_runs_the_protocol_and_writes_csv_json_and_charts() {
     assert_eq!(recorded, set);
     let positions_csv = std::fs::read_to_string(out.join("positions.csv")).unwrap();
     assert_eq!(positions_csv.lines().count(), 41);
-    assert!(stdout.contains("d46: the 10 heaviest of 20 solved positions hold"), "{stdout}");
+    assert!(
+        stdout.contains("d46: the 10 heaviest of 20 solved positions hold"),
+        "{stdout}"
+    );
     for chart in ["time.png", "time.svg", "nodes.png", "nodes.svg"] {
         assert!(out.join(chart).exists(), "{chart} missing");
     }
