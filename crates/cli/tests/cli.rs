@@ -405,29 +405,7 @@ fn bench_runs_the_protocol_and_writes_csv_json_and_charts() {
 }
 
 #[test]
-fn bench_stops_a_difficulty_at_the_time_limit() {
-    let output = score4()
-        .args([
-            "bench",
-            "--difficulty",
-            "20",
-            "--time-limit",
-            "1s",
-            "--tt-size",
-            TT,
-        ])
-        .arg("--sets")
-        .arg(sets())
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(stdout.contains("(out of time)"), "{stdout}");
-    assert!(stdout.contains("frontier: none"), "{stdout}");
-}
-
-#[test]
-fn bench_records_the_position_the_time_limit_stopped() {
+fn bench_stops_a_difficulty_at_the_time_limit_and_records_where() {
     let out = scratch("bench-stopped");
     let output = score4()
         .args([
@@ -446,6 +424,9 @@ fn bench_records_the_position_the_time_limit_stopped() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("(out of time)"), "{stdout}");
+    assert!(stdout.contains("frontier: none"), "{stdout}");
     let run: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("bench.json")).unwrap()).unwrap();
     let difficulty = &run["difficulties"][0];
