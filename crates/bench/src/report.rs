@@ -3,8 +3,6 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-#[cfg(test)]
-use crate::protocol::PositionResult;
 use crate::protocol::{BenchRun, DifficultyResult};
 
 /// The header of the human table (one row per difficulty, see [`table_row`]).
@@ -168,7 +166,7 @@ pub fn read_json(path: &Path) -> Result<BenchRun, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::BenchConfig;
+    use crate::protocol::{BenchConfig, PositionResult};
     use score4_solver::Replacement;
 
     fn sample() -> BenchRun {
