@@ -65,6 +65,13 @@ struct JsonSolved<'a> {
 
 /// `score4 --game classic solve`.
 pub fn solve(args: SolveArgs) -> ExitCode {
+    if args.each_move || args.clear_table {
+        eprintln!(
+            "score4 --game classic solve: --each-move and --clear-table are available for the \
+             3-D game only"
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
     let mode = args.mode;
     let threads = args.threads.unwrap_or(1);
     let bytes = args

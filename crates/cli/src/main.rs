@@ -140,6 +140,15 @@ pub struct SolveArgs {
     /// Time between two JSON progress reports (--progress json).
     #[arg(long, default_value = "2s", value_parser = parse_duration)]
     progress_every: std::time::Duration,
+    /// Solve every legal move of each position instead of the position itself: one row per
+    /// move, the position's moves followed by the move's column (a move that ends the game shows
+    /// its value with no search).
+    #[arg(long)]
+    each_move: bool,
+    /// Empty the table before each position (with --each-move, before each move), so that its
+    /// nodes and time do not depend on what the positions before it left in the table.
+    #[arg(long)]
+    clear_table: bool,
 }
 
 /// Options of `score4 analyze`.

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use score4_board::{Game, Position};
+use score4_board::{Colour, Column, Game, Outcome, Position};
 use score4_parallel::Config;
 use score4_solver::table::KEY_WIDTH_3D;
 use score4_solver::{narrow, Mode, SearchStats, Solver, TranspositionTable, Valuation};
@@ -37,6 +37,14 @@ struct JsonSolved<'a> {
     tree_nodes: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cutoff: Option<u32>,
+    /// With `--each-move`: the move ended the game, so there was nothing to search.
+    #[serde(skip_serializing_if = "is_false")]
+    ends_game: bool,
+}
+
+/// For serde: leave a flag out of the JSON line unless it is set.
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// One position's answer, from either solver.
@@ -143,6 +151,45 @@ where
     }
 }
 
+/// What one row of `score4 solve` is about: a position to search, or (with `--each-move`) a
+/// move that ended the game, whose value needs no search.
+enum Row {
+    /// A position nobody has won yet.
+    Search(Game),
+    /// The game after a move that made four or filled the board.
+    Ended(Game, Outcome),
+}
+
+/// The rows for one input position: the position itself, or with `each_move` the position after
+/// each legal move, in column order (full columns have none).
+fn rows_for(game: Game, each_move: bool) -> Vec<Row> {
+    if !each_move {
+        return vec![Row::Search(game)];
+    }
+    Column::all()
+        .filter_map(|column| {
+            let mut child = game.clone();
+            match child.play(column) {
+                Ok(Outcome::Ongoing) => Some(Row::Search(child)),
+                Ok(outcome) => Some(Row::Ended(child, outcome)),
+                Err(_) => None, // a full column: not a legal move
+            }
+        })
+        .collect()
+}
+
+/// The value in `mode` (DESIGN §2) of a game that `outcome` has just ended with `stones` stones
+/// on the board: the side to move has lost if anyone won, and the winner moved last, so it holds
+/// `(stones + 1) / 2` of them (its `k`-th stone won: a score of `33 - k` for it).
+fn ended_value(mode: Mode, outcome: Outcome, stones: u32) -> i32 {
+    match (mode, outcome) {
+        (Mode::FirstWins, Outcome::Won(winner)) => (winner == Colour::White) as i32,
+        (Mode::Wdl, Outcome::Won(_)) => -1,
+        (Mode::Exact, Outcome::Won(_)) => -(33 - stones.div_ceil(2) as i32),
+        (_, Outcome::Draw | Outcome::Ongoing) => 0,
+    }
+}
+
 /// How a value reads in the table of `score4 solve`.
 fn value_text(mode: Mode, value: i32) -> String {
     match (mode, value) {
@@ -200,6 +247,8 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let (mut tasks, mut cancelled) = (0u64, 0u64);
     let mut searching = 0.0;
     let (mut solved, mut bad) = (0u64, 0u64);
+    // Input positions read (with --each-move, each gives a row per legal move).
+    let mut positions = 0u64;
     // Positions by value: win (or first player wins), draw, loss (or no-win).
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
     let mut total = SearchStats::default();
@@ -219,6 +268,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
         );
     }
     let progress_mode = args.progress;
+    let (each_move, clear_table) = (args.each_move, args.clear_table);
     let source = Source::choose(args.positions, args.file);
     let read = source.for_each(|entry: Entry| {
         let mut out = stdout.lock();
@@ -239,58 +289,86 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 return;
             }
         };
-        let moves = game.to_string();
-        let solution = engine.solve(game.position(), &moves, mode, progress_mode);
-        solved += 1;
-        match (mode, solution.value.signum()) {
-            (_, 1) => wins += 1,
-            (Mode::FirstWins, _) | (_, -1) => losses += 1,
-            _ => draws += 1,
-        }
-        total += solution.stats;
-        searching += solution.seconds;
-        if let Some((done, stopped, _, _)) = solution.parallel {
-            tasks += done;
-            cancelled += stopped;
-        }
-        let stats = solution.stats;
-        if args.json {
-            let json = JsonSolved {
-                position: &moves,
-                mode: mode.name(),
-                value: solution.value,
-                nodes: stats.nodes,
-                seconds: solution.seconds,
-                probes: stats.table.probes,
-                hits: stats.table.hits,
-                stores: stats.table.stores,
-                replacements: stats.table.replacements,
-                threads,
-                tasks: solution.parallel.map(|p| p.0),
-                cancelled: solution.parallel.map(|p| p.1),
-                tree_nodes: solution.parallel.map(|p| p.2),
-                cutoff: solution.parallel.map(|p| p.3),
+        positions += 1;
+        for row in rows_for(game, each_move) {
+            if clear_table {
+                table.clear();
+            }
+            let (moves, solution, ends_game) = match row {
+                Row::Search(game) => {
+                    let moves = game.to_string();
+                    let solution = engine.solve(game.position(), &moves, mode, progress_mode);
+                    (moves, solution, false)
+                }
+                Row::Ended(game, outcome) => {
+                    let stones = game.position().count();
+                    let solution = Answer {
+                        value: ended_value(mode, outcome, stones),
+                        stats: SearchStats::default(),
+                        seconds: 0.0,
+                        parallel: None,
+                    };
+                    (game.to_string(), solution, true)
+                }
             };
-            let _ = writeln!(
-                out,
-                "{}",
-                serde_json::to_string(&json).expect("serialisable")
-            );
-        } else {
-            let value = value_text(mode, solution.value);
-            let rate = stats.nodes as f64 / solution.seconds.max(1e-9) / 1e6;
-            let parallel = solution
-                .parallel
-                .map_or(String::new(), |(done, stopped, tree, cut)| {
-                    format!(" {done:>7} {stopped:>9} {tree:>9} {cut:>6}")
-                });
-            let _ = writeln!(
-                out,
-                "{value:<7} {:>14} {:>10.3} {:>9.2}{parallel}  {moves}",
-                stats.nodes, solution.seconds, rate
-            );
+            solved += 1;
+            match (mode, solution.value.signum()) {
+                (_, 1) => wins += 1,
+                (Mode::FirstWins, _) | (_, -1) => losses += 1,
+                _ => draws += 1,
+            }
+            total += solution.stats;
+            searching += solution.seconds;
+            if let Some((done, stopped, _, _)) = solution.parallel {
+                tasks += done;
+                cancelled += stopped;
+            }
+            let stats = solution.stats;
+            if args.json {
+                let json = JsonSolved {
+                    position: &moves,
+                    mode: mode.name(),
+                    value: solution.value,
+                    nodes: stats.nodes,
+                    seconds: solution.seconds,
+                    probes: stats.table.probes,
+                    hits: stats.table.hits,
+                    stores: stats.table.stores,
+                    replacements: stats.table.replacements,
+                    threads,
+                    tasks: solution.parallel.map(|p| p.0),
+                    cancelled: solution.parallel.map(|p| p.1),
+                    tree_nodes: solution.parallel.map(|p| p.2),
+                    cutoff: solution.parallel.map(|p| p.3),
+                    ends_game,
+                };
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string(&json).expect("serialisable")
+                );
+            } else {
+                let value = value_text(mode, solution.value);
+                let rate = stats.nodes as f64 / solution.seconds.max(1e-9) / 1e6;
+                let parallel =
+                    solution
+                        .parallel
+                        .map_or(String::new(), |(done, stopped, tree, cut)| {
+                            format!(" {done:>7} {stopped:>9} {tree:>9} {cut:>6}")
+                        });
+                let ended = if ends_game {
+                    "  (the move ends the game)"
+                } else {
+                    ""
+                };
+                let _ = writeln!(
+                    out,
+                    "{value:<7} {:>14} {:>10.3} {:>9.2}{parallel}  {moves}{ended}",
+                    stats.nodes, solution.seconds, rate
+                );
+            }
+            let _ = out.flush();
         }
-        let _ = out.flush();
     });
     let seconds = started.elapsed().as_secs_f64();
     let workers = if threads > 1 {
@@ -306,8 +384,17 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Mode::FirstWins => format!("{wins} win, {losses} no-win"),
         _ => format!("{wins} win, {draws} draw, {losses} loss for the side to move"),
     };
+    let plural = if positions == 1 { "" } else { "s" };
+    let solved_what = match (each_move, clear_table) {
+        (false, false) => format!("{solved} solved"),
+        (false, true) => format!("{solved} solved, each on an empty table"),
+        (true, false) => format!("{solved} moves of {positions} position{plural} solved"),
+        (true, true) => {
+            format!("{solved} moves of {positions} position{plural} solved, each on an empty table")
+        }
+    };
     let summary = format!(
-        "{solved} solved ({values}), {bad} bad; mode {mode}; {workers}{} nodes in {searching:.3} s of \
+        "{solved_what} ({values}), {bad} bad; mode {mode}; {workers}{} nodes in {searching:.3} s of \
          search ({:.2} M nodes/s, {:.0} nodes per position), {seconds:.3} s in all with the \
          table's set-up ({set_up:.3} s); table {} {} ({} blocks of S = {} buckets, k = {}, {}, huge pages {}): \
          {} probes, {:.1}% hits, {} stores, {} replacements",

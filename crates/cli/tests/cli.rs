@@ -203,7 +203,7 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
 
 #[test]
 fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
-    let cases: [(&[&str], &str); 16] = [
+    let cases: [(&[&str], &str); 17] = [
         (&["solve", "--tt-size", "1GB", "0"], "unknown size unit"),
         (
             &["solve", "--leaf-area", "sometimes", "0"],
@@ -243,6 +243,10 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
             "cannot read /no/such/file.txt",
         ),
         (&["gen", "--stones", "64"], "64"),
+        (
+            &["--game", "classic", "solve", "--each-move", "4"],
+            "--each-move and --clear-table are available for the 3-D game only",
+        ),
         (&["frobnicate"], "unrecognized subcommand"),
     ];
     for (args, message) in cases {
@@ -253,6 +257,100 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
             .stderr(predicate::str::contains(message))
             .stderr(predicate::str::contains("panicked").not());
     }
+}
+
+/// 48 stones, white to move, and both players have an opening (column 3): white's 3 wins at
+/// once, and after any other move black wins on 3. Made from the first position of `d46.txt`
+/// by two more moves that leave both openings.
+const BOTH_OPEN: &str = "2D3BBCB468018B0800EA9DD911E4EE7532F1DC662AAA7F23";
+
+#[test]
+fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() {
+    let output = score4()
+        .args(["solve", "--each-move", "--json", "--tt-size", TT, BOTH_OPEN])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let rows = json_lines(&output.stdout);
+    let parent: score4_board::Game = BOTH_OPEN.parse().unwrap();
+    let legal: Vec<char> = score4_board::Column::all()
+        .filter(|&column| parent.clone().play(column).is_ok())
+        .map(|column| column.to_char())
+        .collect();
+    assert_eq!(rows.len(), legal.len());
+    for (row, column) in rows.iter().zip(&legal) {
+        let position = row["position"].as_str().unwrap();
+        assert_eq!(position, format!("{BOTH_OPEN}{column}"));
+        let ends = row["ends_game"] == true;
+        assert_eq!(ends, *column == '3', "{position}");
+        if ends {
+            assert_eq!(
+                (row["value"].as_i64(), row["nodes"].as_u64()),
+                (Some(1), Some(0))
+            );
+        } else {
+            assert_eq!(row["value"], library_value(position) as i64, "{position}");
+            assert!(row["nodes"].as_u64().unwrap() >= 1);
+        }
+    }
+    // The exact score of the win at once: white's 25th stone, 33 - 25 = 8 for white, so -8
+    // for black, the side to move after it.
+    let exact = score4()
+        .args(["solve", "--each-move", "--json", "--mode", "exact"])
+        .args(["--tt-size", "600MiB", BOTH_OPEN])
+        .output()
+        .unwrap();
+    let won = json_lines(&exact.stdout)
+        .into_iter()
+        .find(|row| row["ends_game"] == true)
+        .expect("the winning move's row");
+    assert_eq!(won["value"], -8);
+}
+
+#[test]
+fn solve_with_a_cleared_table_counts_each_position_as_if_solved_alone() {
+    let parent = &positions(1)[0];
+    let mut together = score4();
+    together.args([
+        "solve",
+        "--each-move",
+        "--clear-table",
+        "--json",
+        "--tt-size",
+        TT,
+        parent,
+    ]);
+    let output = together.output().unwrap();
+    assert!(output.status.success());
+    let rows = json_lines(&output.stdout);
+    assert!(rows.len() >= 2);
+    let mut searched = 0;
+    for row in &rows {
+        if row["ends_game"] == true {
+            continue;
+        }
+        let position = row["position"].as_str().unwrap();
+        let alone = score4()
+            .args(["solve", "--json", "--tt-size", TT, position])
+            .output()
+            .unwrap();
+        let alone = &json_lines(&alone.stdout)[0];
+        assert_eq!(row["value"], alone["value"], "{position}");
+        assert_eq!(row["nodes"], alone["nodes"], "{position}");
+        searched += 1;
+    }
+    assert!(searched >= 2);
+    // Without the clearing, later moves find what earlier ones stored: the table carries over.
+    let shared = score4()
+        .args(["solve", "--each-move", "--json", "--tt-size", TT, parent])
+        .output()
+        .unwrap();
+    let shared: u64 = json_lines(&shared.stdout)
+        .iter()
+        .map(|row| row["nodes"].as_u64().unwrap())
+        .sum();
+    let cleared: u64 = rows.iter().map(|row| row["nodes"].as_u64().unwrap()).sum();
+    assert!(shared < cleared, "shared {shared}, cleared {cleared}");
 }
 
 #[test]
