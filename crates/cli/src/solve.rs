@@ -291,11 +291,11 @@ pub fn run(args: SolveArgs) -> ExitCode {
         };
         positions += 1;
         for row in rows_for(game, each_move) {
-            if clear_table {
-                table.clear();
-            }
             let (moves, solution, ends_game) = match row {
                 Row::Search(game) => {
+                    if clear_table {
+                        table.clear();
+                    }
                     let moves = game.to_string();
                     let solution = engine.solve(game.position(), &moves, mode, progress_mode);
                     (moves, solution, false)
@@ -323,50 +323,9 @@ pub fn run(args: SolveArgs) -> ExitCode {
                 tasks += done;
                 cancelled += stopped;
             }
-            let stats = solution.stats;
-            if args.json {
-                let json = JsonSolved {
-                    position: &moves,
-                    mode: mode.name(),
-                    value: solution.value,
-                    nodes: stats.nodes,
-                    seconds: solution.seconds,
-                    probes: stats.table.probes,
-                    hits: stats.table.hits,
-                    stores: stats.table.stores,
-                    replacements: stats.table.replacements,
-                    threads,
-                    tasks: solution.parallel.map(|p| p.0),
-                    cancelled: solution.parallel.map(|p| p.1),
-                    tree_nodes: solution.parallel.map(|p| p.2),
-                    cutoff: solution.parallel.map(|p| p.3),
-                    ends_game,
-                };
-                let _ = writeln!(
-                    out,
-                    "{}",
-                    serde_json::to_string(&json).expect("serialisable")
-                );
-            } else {
-                let value = value_text(mode, solution.value);
-                let rate = stats.nodes as f64 / solution.seconds.max(1e-9) / 1e6;
-                let parallel =
-                    solution
-                        .parallel
-                        .map_or(String::new(), |(done, stopped, tree, cut)| {
-                            format!(" {done:>7} {stopped:>9} {tree:>9} {cut:>6}")
-                        });
-                let ended = if ends_game {
-                    "  (the move ends the game)"
-                } else {
-                    ""
-                };
-                let _ = writeln!(
-                    out,
-                    "{value:<7} {:>14} {:>10.3} {:>9.2}{parallel}  {moves}{ended}",
-                    stats.nodes, solution.seconds, rate
-                );
-            }
+            print_row(
+                &mut out, args.json, mode, threads, &moves, &solution, ends_game,
+            );
             let _ = out.flush();
         }
     });
@@ -414,6 +373,61 @@ pub fn run(args: SolveArgs) -> ExitCode {
         total.table.replacements,
     );
     finish_run("score4 solve", &summary, args.json, read, bad)
+}
+
+/// Prints one row of `score4 solve`: a line of the table, or with `json` a JSON object.
+fn print_row(
+    out: &mut impl Write,
+    json: bool,
+    mode: Mode,
+    threads: usize,
+    moves: &str,
+    solution: &Answer,
+    ends_game: bool,
+) {
+    let stats = solution.stats;
+    if json {
+        let json = JsonSolved {
+            position: moves,
+            mode: mode.name(),
+            value: solution.value,
+            nodes: stats.nodes,
+            seconds: solution.seconds,
+            probes: stats.table.probes,
+            hits: stats.table.hits,
+            stores: stats.table.stores,
+            replacements: stats.table.replacements,
+            threads,
+            tasks: solution.parallel.map(|p| p.0),
+            cancelled: solution.parallel.map(|p| p.1),
+            tree_nodes: solution.parallel.map(|p| p.2),
+            cutoff: solution.parallel.map(|p| p.3),
+            ends_game,
+        };
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string(&json).expect("serialisable")
+        );
+    } else {
+        let value = value_text(mode, solution.value);
+        let rate = stats.nodes as f64 / solution.seconds.max(1e-9) / 1e6;
+        let parallel = solution
+            .parallel
+            .map_or(String::new(), |(done, stopped, tree, cut)| {
+                format!(" {done:>7} {stopped:>9} {tree:>9} {cut:>6}")
+            });
+        let ended = if ends_game {
+            "  (the move ends the game)"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "{value:<7} {:>14} {:>10.3} {:>9.2}{parallel}  {moves}{ended}",
+            stats.nodes, solution.seconds, rate
+        );
+    }
 }
 
 /// The table's near-leaf area in a few words, for the summary.

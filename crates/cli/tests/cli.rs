@@ -267,7 +267,16 @@ const BOTH_OPEN: &str = "2D3BBCB468018B0800EA9DD911E4EE7532F1DC662AAA7F23";
 #[test]
 fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() {
     let output = score4()
-        .args(["solve", "--each-move", "--json", "--tt-size", TT, BOTH_OPEN])
+        .args([
+            "solve",
+            "--threads",
+            "1",
+            "--each-move",
+            "--json",
+            "--tt-size",
+            TT,
+        ])
+        .arg(BOTH_OPEN)
         .output()
         .unwrap();
     assert!(output.status.success());
@@ -296,7 +305,15 @@ fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() 
     // The exact score of the win at once: white's 25th stone, 33 - 25 = 8 for white, so -8
     // for black, the side to move after it.
     let exact = score4()
-        .args(["solve", "--each-move", "--json", "--mode", "exact"])
+        .args([
+            "solve",
+            "--threads",
+            "1",
+            "--each-move",
+            "--json",
+            "--mode",
+            "exact",
+        ])
         .args(["--tt-size", "600MiB", BOTH_OPEN])
         .output()
         .unwrap();
@@ -311,8 +328,11 @@ fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() 
 fn solve_with_a_cleared_table_counts_each_position_as_if_solved_alone() {
     let parent = &positions(1)[0];
     let mut together = score4();
+    // One thread: the sequential solver's node counts are exact and repeatable.
     together.args([
         "solve",
+        "--threads",
+        "1",
         "--each-move",
         "--clear-table",
         "--json",
@@ -331,7 +351,15 @@ fn solve_with_a_cleared_table_counts_each_position_as_if_solved_alone() {
         }
         let position = row["position"].as_str().unwrap();
         let alone = score4()
-            .args(["solve", "--json", "--tt-size", TT, position])
+            .args([
+                "solve",
+                "--threads",
+                "1",
+                "--json",
+                "--tt-size",
+                TT,
+                position,
+            ])
             .output()
             .unwrap();
         let alone = &json_lines(&alone.stdout)[0];
@@ -342,7 +370,16 @@ fn solve_with_a_cleared_table_counts_each_position_as_if_solved_alone() {
     assert!(searched >= 2);
     // Without the clearing, later moves find what earlier ones stored: the table carries over.
     let shared = score4()
-        .args(["solve", "--each-move", "--json", "--tt-size", TT, parent])
+        .args([
+            "solve",
+            "--threads",
+            "1",
+            "--each-move",
+            "--json",
+            "--tt-size",
+            TT,
+        ])
+        .arg(parent)
         .output()
         .unwrap();
     let shared: u64 = json_lines(&shared.stdout)
