@@ -145,8 +145,8 @@ pub struct SolveArgs {
     /// its value with no search).
     #[arg(long)]
     each_move: bool,
-    /// Empty the table before each position (with --each-move, before each move), so that its
-    /// nodes and time do not depend on what the positions before it left in the table.
+    /// Empty the table before each position searched (with --each-move, each move's position),
+    /// so that its nodes and time do not depend on what the positions before it left there.
     #[arg(long)]
     clear_table: bool,
 }

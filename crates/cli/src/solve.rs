@@ -154,7 +154,7 @@ where
 /// What one row of `score4 solve` is about: a position to search, or (with `--each-move`) a
 /// move that ended the game, whose value needs no search.
 enum Row {
-    /// A position nobody has won yet.
+    /// A position where the game goes on.
     Search(Game),
     /// The game after a move that made four or filled the board.
     Ended(Game, Outcome),
@@ -180,13 +180,14 @@ fn rows_for(game: Game, each_move: bool) -> Vec<Row> {
 
 /// The value in `mode` (DESIGN §2) of a game that `outcome` has just ended with `stones` stones
 /// on the board: the side to move has lost if anyone won, and the winner moved last, so it holds
-/// `(stones + 1) / 2` of them (its `k`-th stone won: a score of `33 - k` for it).
+/// `stones.div_ceil(2)` of them (its `k`-th stone won: a score of `33 - k` for it).
 fn ended_value(mode: Mode, outcome: Outcome, stones: u32) -> i32 {
     match (mode, outcome) {
         (Mode::FirstWins, Outcome::Won(winner)) => (winner == Colour::White) as i32,
         (Mode::Wdl, Outcome::Won(_)) => -1,
         (Mode::Exact, Outcome::Won(_)) => -(33 - stones.div_ceil(2) as i32),
-        (_, Outcome::Draw | Outcome::Ongoing) => 0,
+        (_, Outcome::Draw) => 0,
+        (_, Outcome::Ongoing) => unreachable!("`rows_for` ends a row only for a finished game"),
     }
 }
 
@@ -247,9 +248,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
     let (mut tasks, mut cancelled) = (0u64, 0u64);
     let mut searching = 0.0;
     let (mut solved, mut bad) = (0u64, 0u64);
-    // Input positions read (with --each-move, each gives a row per legal move).
-    let mut positions = 0u64;
-    // Positions by value: win (or first player wins), draw, loss (or no-win).
+    // Input positions read well (with --each-move, each gives a row per legal move), and the
+    // rows searched (not ended by their move).
+    let (mut positions, mut searched) = (0u64, 0u64);
+    // Rows by value: win (or first player wins), draw, loss (or no-win).
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
     let mut total = SearchStats::default();
     let stdout = std::io::stdout();
@@ -298,6 +300,7 @@ pub fn run(args: SolveArgs) -> ExitCode {
                     }
                     let moves = game.to_string();
                     let solution = engine.solve(game.position(), &moves, mode, progress_mode);
+                    searched += 1;
                     (moves, solution, false)
                 }
                 Row::Ended(game, outcome) => {
@@ -343,23 +346,31 @@ pub fn run(args: SolveArgs) -> ExitCode {
         Mode::FirstWins => format!("{wins} win, {losses} no-win"),
         _ => format!("{wins} win, {draws} draw, {losses} loss for the side to move"),
     };
-    let plural = if positions == 1 { "" } else { "s" };
-    let solved_what = match (each_move, clear_table) {
-        (false, false) => format!("{solved} solved"),
-        (false, true) => format!("{solved} solved, each on an empty table"),
-        (true, false) => format!("{solved} moves of {positions} position{plural} solved"),
-        (true, true) => {
-            format!("{solved} moves of {positions} position{plural} solved, each on an empty table")
-        }
+    let (rows, searched_rows) = if each_move {
+        let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
+        let rows = format!(
+            "{} of {}",
+            plural(solved, "move"),
+            plural(positions, "position")
+        );
+        (rows, "searched move")
+    } else {
+        (solved.to_string(), "position")
+    };
+    let cleared = if clear_table {
+        ", each searched on an empty table"
+    } else {
+        ""
     };
     let summary = format!(
-        "{solved_what} ({values}), {bad} bad; mode {mode}; {workers}{} nodes in {searching:.3} s of \
-         search ({:.2} M nodes/s, {:.0} nodes per position), {seconds:.3} s in all with the \
+        "{rows} solved{cleared} ({values}), {bad} bad; mode {mode}; {workers}{} nodes in \
+         {searching:.3} s of search ({:.2} M nodes/s, {:.0} nodes per {searched_rows}), \
+         {seconds:.3} s in all with the \
          table's set-up ({set_up:.3} s); table {} {} ({} blocks of S = {} buckets, k = {}, {}, huge pages {}): \
          {} probes, {:.1}% hits, {} stores, {} replacements",
         total.nodes,
         total.nodes as f64 / searching.max(1e-9) / 1e6,
-        total.nodes as f64 / solved.max(1) as f64,
+        total.nodes as f64 / searched.max(1) as f64,
         format_bytes(table.bytes()),
         table.replacement(),
         table.blocks(),
@@ -412,11 +423,14 @@ fn print_row(
     } else {
         let value = value_text(mode, solution.value);
         let rate = stats.nodes as f64 / solution.seconds.max(1e-9) / 1e6;
-        let parallel = solution
-            .parallel
-            .map_or(String::new(), |(done, stopped, tree, cut)| {
+        let parallel = match solution.parallel {
+            Some((done, stopped, tree, cut)) => {
                 format!(" {done:>7} {stopped:>9} {tree:>9} {cut:>6}")
-            });
+            }
+            // A move that ended the game ran no parallel search: blanks keep the columns.
+            None if threads > 1 => format!(" {:>7} {:>9} {:>9} {:>6}", "-", "-", "-", "-"),
+            None => String::new(),
+        };
         let ended = if ends_game {
             "  (the move ends the game)"
         } else {

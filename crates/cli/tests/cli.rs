@@ -322,7 +322,40 @@ fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() 
         .find(|row| row["ends_game"] == true)
         .expect("the winning move's row");
     assert_eq!(won["value"], -8);
+    // A black win (after white's 4, black's 3 makes four) and a move that fills the board
+    // (`gen --stones 63 --seed 1`), each in the modes where its value reads differently.
+    let cases = [
+        (format!("{BOTH_OPEN}4"), "first-wins", 0),
+        (format!("{BOTH_OPEN}4"), "wdl", -1),
+        (FULL_BUT_ONE.to_owned(), "first-wins", 0),
+        (FULL_BUT_ONE.to_owned(), "wdl", 0),
+        (FULL_BUT_ONE.to_owned(), "exact", 0),
+    ];
+    for (position, mode, value) in cases {
+        let output = score4()
+            .args([
+                "solve",
+                "--threads",
+                "1",
+                "--each-move",
+                "--json",
+                "--mode",
+                mode,
+            ])
+            .args(["--tt-size", "600MiB", &position])
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{position} {mode}");
+        let ended = json_lines(&output.stdout)
+            .into_iter()
+            .find(|row| row["ends_game"] == true)
+            .expect("a row for the move that ends the game");
+        assert_eq!(ended["value"], value, "{position} {mode}");
+    }
 }
+
+/// 63 stones: the last move fills the board without a four.
+const FULL_BUT_ONE: &str = "20DDED4D450FA6695E623F611AEE88B5184459BCCCC99231BB33AFF00A77287";
 
 #[test]
 fn solve_with_a_cleared_table_counts_each_position_as_if_solved_alone() {
@@ -388,6 +421,31 @@ fn solve_with_a_cleared_table_counts_each_position_as_if_solved_alone() {
         .sum();
     let cleared: u64 = rows.iter().map(|row| row["nodes"].as_u64().unwrap()).sum();
     assert!(shared < cleared, "shared {shared}, cleared {cleared}");
+    // Without --each-move the table is cleared between the input positions.
+    let children: Vec<&str> = rows
+        .iter()
+        .map(|row| row["position"].as_str().unwrap())
+        .collect();
+    let output = score4()
+        .args([
+            "solve",
+            "--threads",
+            "1",
+            "--clear-table",
+            "--json",
+            "--tt-size",
+            TT,
+        ])
+        .args(&children)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let nodes: Vec<&serde_json::Value> = rows.iter().map(|row| &row["nodes"]).collect();
+    let again = json_lines(&output.stdout);
+    assert_eq!(
+        nodes,
+        again.iter().map(|row| &row["nodes"]).collect::<Vec<_>>()
+    );
 }
 
 #[test]
