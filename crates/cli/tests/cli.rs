@@ -259,28 +259,40 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
     }
 }
 
+/// The JSON rows of `score4 solve --threads 1 --json ARGS...`, which must succeed. One thread:
+/// the sequential solver's node counts are exact and repeatable (the parallel solver's vary).
+fn solve_rows(args: &[&str]) -> Vec<serde_json::Value> {
+    let output = score4()
+        .args(["solve", "--threads", "1", "--json"])
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    json_lines(&output.stdout)
+}
+
+/// The row of the move that ends the game among `rows`.
+fn ended_row(rows: Vec<serde_json::Value>) -> serde_json::Value {
+    rows.into_iter()
+        .find(|row| row["ends_game"] == true)
+        .expect("a row for the move that ends the game")
+}
+
 /// 48 stones, white to move, and both players have an opening (column 3): white's 3 wins at
 /// once, and after any other move black wins on 3. Made from the first position of `d46.txt`
 /// by two more moves that leave both openings.
 const BOTH_OPEN: &str = "2D3BBCB468018B0800EA9DD911E4EE7532F1DC662AAA7F23";
 
+/// 63 stones: the last move fills the board without a four.
+const FULL_BUT_ONE: &str = "20DDED4D450FA6695E623F611AEE88B5184459BCCCC99231BB33AFF00A77287";
+
 #[test]
 fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() {
-    let output = score4()
-        .args([
-            "solve",
-            "--threads",
-            "1",
-            "--each-move",
-            "--json",
-            "--tt-size",
-            TT,
-        ])
-        .arg(BOTH_OPEN)
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let rows = json_lines(&output.stdout);
+    let rows = solve_rows(&["--each-move", "--tt-size", TT, BOTH_OPEN]);
     let parent: score4_board::Game = BOTH_OPEN.parse().unwrap();
     let legal: Vec<char> = score4_board::Column::all()
         .filter(|&column| parent.clone().play(column).is_ok())
@@ -303,28 +315,11 @@ fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() 
         }
     }
     // The exact score of the win at once: white's 25th stone, 33 - 25 = 8 for white, so -8
-    // for black, the side to move after it.
-    let exact = score4()
-        .args([
-            "solve",
-            "--threads",
-            "1",
-            "--each-move",
-            "--json",
-            "--mode",
-            "exact",
-        ])
-        .args(["--tt-size", "600MiB", BOTH_OPEN])
-        .output()
-        .unwrap();
-    let won = json_lines(&exact.stdout)
-        .into_iter()
-        .find(|row| row["ends_game"] == true)
-        .expect("the winning move's row");
-    assert_eq!(won["value"], -8);
-    // A black win (after white's 4, black's 3 makes four) and a move that fills the board
-    // (`gen --stones 63 --seed 1`), each in the modes where its value reads differently.
+    // for black, the side to move after it. Then a black win (after white's 4, black's 3 makes
+    // four) and a move that fills the board (`gen --stones 63 --seed 1`), each in the modes
+    // where its value reads differently.
     let cases = [
+        (BOTH_OPEN.to_owned(), "exact", -8),
         (format!("{BOTH_OPEN}4"), "first-wins", 0),
         (format!("{BOTH_OPEN}4"), "wdl", -1),
         (FULL_BUT_ONE.to_owned(), "first-wins", 0),
@@ -332,50 +327,22 @@ fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() 
         (FULL_BUT_ONE.to_owned(), "exact", 0),
     ];
     for (position, mode, value) in cases {
-        let output = score4()
-            .args([
-                "solve",
-                "--threads",
-                "1",
-                "--each-move",
-                "--json",
-                "--mode",
-                mode,
-            ])
-            .args(["--tt-size", "600MiB", &position])
-            .output()
-            .unwrap();
-        assert!(output.status.success(), "{position} {mode}");
-        let ended = json_lines(&output.stdout)
-            .into_iter()
-            .find(|row| row["ends_game"] == true)
-            .expect("a row for the move that ends the game");
-        assert_eq!(ended["value"], value, "{position} {mode}");
+        let rows = solve_rows(&[
+            "--each-move",
+            "--mode",
+            mode,
+            "--tt-size",
+            "600MiB",
+            &position,
+        ]);
+        assert_eq!(ended_row(rows)["value"], value, "{position} {mode}");
     }
 }
 
-/// 63 stones: the last move fills the board without a four.
-const FULL_BUT_ONE: &str = "20DDED4D450FA6695E623F611AEE88B5184459BCCCC99231BB33AFF00A77287";
-
 #[test]
 fn solve_with_a_cleared_table_counts_each_position_as_if_solved_alone() {
-    let parent = &positions(1)[0];
-    let mut together = score4();
-    // One thread: the sequential solver's node counts are exact and repeatable.
-    together.args([
-        "solve",
-        "--threads",
-        "1",
-        "--each-move",
-        "--clear-table",
-        "--json",
-        "--tt-size",
-        TT,
-        parent,
-    ]);
-    let output = together.output().unwrap();
-    assert!(output.status.success());
-    let rows = json_lines(&output.stdout);
+    let parent = positions(1).remove(0);
+    let rows = solve_rows(&["--each-move", "--clear-table", "--tt-size", TT, &parent]);
     assert!(rows.len() >= 2);
     let mut searched = 0;
     for row in &rows {
@@ -383,69 +350,27 @@ fn solve_with_a_cleared_table_counts_each_position_as_if_solved_alone() {
             continue;
         }
         let position = row["position"].as_str().unwrap();
-        let alone = score4()
-            .args([
-                "solve",
-                "--threads",
-                "1",
-                "--json",
-                "--tt-size",
-                TT,
-                position,
-            ])
-            .output()
-            .unwrap();
-        let alone = &json_lines(&alone.stdout)[0];
+        let alone = &solve_rows(&["--tt-size", TT, position])[0];
         assert_eq!(row["value"], alone["value"], "{position}");
         assert_eq!(row["nodes"], alone["nodes"], "{position}");
         searched += 1;
     }
     assert!(searched >= 2);
     // Without the clearing, later moves find what earlier ones stored: the table carries over.
-    let shared = score4()
-        .args([
-            "solve",
-            "--threads",
-            "1",
-            "--each-move",
-            "--json",
-            "--tt-size",
-            TT,
-        ])
-        .arg(parent)
-        .output()
-        .unwrap();
-    let shared: u64 = json_lines(&shared.stdout)
+    let nodes = |rows: &[serde_json::Value]| -> Vec<u64> {
+        rows.iter()
+            .map(|row| row["nodes"].as_u64().unwrap())
+            .collect()
+    };
+    let shared: u64 = nodes(&solve_rows(&["--each-move", "--tt-size", TT, &parent]))
         .iter()
-        .map(|row| row["nodes"].as_u64().unwrap())
         .sum();
-    let cleared: u64 = rows.iter().map(|row| row["nodes"].as_u64().unwrap()).sum();
+    let cleared: u64 = nodes(&rows).iter().sum();
     assert!(shared < cleared, "shared {shared}, cleared {cleared}");
     // Without --each-move the table is cleared between the input positions.
-    let children: Vec<&str> = rows
-        .iter()
-        .map(|row| row["position"].as_str().unwrap())
-        .collect();
-    let output = score4()
-        .args([
-            "solve",
-            "--threads",
-            "1",
-            "--clear-table",
-            "--json",
-            "--tt-size",
-            TT,
-        ])
-        .args(&children)
-        .output()
-        .unwrap();
-    assert!(output.status.success());
-    let nodes: Vec<&serde_json::Value> = rows.iter().map(|row| &row["nodes"]).collect();
-    let again = json_lines(&output.stdout);
-    assert_eq!(
-        nodes,
-        again.iter().map(|row| &row["nodes"]).collect::<Vec<_>>()
-    );
+    let mut args = vec!["--clear-table", "--tt-size", TT];
+    args.extend(rows.iter().map(|row| row["position"].as_str().unwrap()));
+    assert_eq!(nodes(&solve_rows(&args)), nodes(&rows));
 }
 
 #[test]
