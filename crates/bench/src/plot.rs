@@ -216,6 +216,7 @@ mod tests {
                 replacement: Replacement::TwoBig,
                 threads: 1,
                 leaf_area: score4_solver::LeafArea::Auto,
+                best_first: true,
             },
             difficulties: (0..6)
                 .map(|i| DifficultyResult {

@@ -11,7 +11,7 @@ use score4_board::Game;
 use score4_parallel::Config as ParallelConfig;
 use score4_solver::table::KEY_WIDTH_3D;
 use score4_solver::{
-    Format, LeafArea, Replacement, SearchStats, Solver, TableError, TranspositionTable,
+    BestFirst, Format, LeafArea, Replacement, SearchStats, Solver, TableError, TranspositionTable,
 };
 use serde::{Deserialize, Serialize};
 
@@ -73,6 +73,11 @@ pub struct BenchConfig {
         deserialize_with = "from_text"
     )]
     pub leaf_area: LeafArea,
+    /// Whether the sequential solver hands positions it does not settle soon to the
+    /// best-first driver ([`score4_solver::BestFirst::DEFAULT`]; runs recorded before it
+    /// existed had none: `false`).
+    #[serde(default)]
+    pub best_first: bool,
 }
 
 fn no_leaf_area() -> LeafArea {
@@ -299,7 +304,8 @@ pub fn run_difficulty(
         config.leaf_area,
     )?;
     let setup_seconds = start.elapsed().as_secs_f64();
-    let mut solver = Solver::new(&table);
+    let mut solver =
+        Solver::new(&table).with_best_first(config.best_first.then_some(BestFirst::DEFAULT));
     let parallel = ParallelConfig {
         threads: config.threads,
         dag_bytes: config.table_bytes / 8,
@@ -396,6 +402,7 @@ mod tests {
                 replacement: Replacement::TwoBig,
                 threads: 1,
                 leaf_area: score4_solver::LeafArea::Auto,
+                best_first: true,
             },
             difficulties: results,
         }

@@ -180,6 +180,7 @@ mod tests {
                 replacement: Replacement::New,
                 threads: 1,
                 leaf_area: score4_solver::LeafArea::Auto,
+                best_first: true,
             },
             difficulties: vec![DifficultyResult {
                 difficulty: 28,

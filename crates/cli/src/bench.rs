@@ -71,6 +71,7 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         replacement: args.replacement,
         threads: args.threads,
         leaf_area: args.leaf_area,
+        best_first: !args.no_best_first,
     };
     let label = args.label.clone().unwrap_or_else(|| {
         format!(
@@ -88,13 +89,18 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
     };
     println!(
         "score4 bench: {} positions per difficulty, {} s each, table {} {} (near-leaf area {}), \
-         {} thread(s)",
+         {} thread(s){}",
         run.config.positions,
         run.config.time_limit_seconds,
         format_bytes(run.config.table_bytes),
         run.config.replacement,
         leaf_area_words(run.config.leaf_area),
-        run.config.threads
+        run.config.threads,
+        if run.config.threads == 1 && !run.config.best_first {
+            ", no best-first driver"
+        } else {
+            ""
+        }
     );
     println!("{}", report::table_header());
     for (difficulty, games) in &sets {

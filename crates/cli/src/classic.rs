@@ -65,10 +65,10 @@ struct JsonSolved<'a> {
 
 /// `score4 --game classic solve`.
 pub fn solve(args: SolveArgs) -> ExitCode {
-    if args.each_move || args.clear_table {
+    if args.each_move || args.clear_table || args.no_best_first {
         eprintln!(
-            "score4 --game classic solve: --each-move and --clear-table are available for the \
-             3-D game only"
+            "score4 --game classic solve: --each-move, --clear-table and --no-best-first are \
+             available for the 3-D game only"
         );
         return ExitCode::from(EXIT_BAD_INPUT);
     }
@@ -225,6 +225,12 @@ fn read_pons(path: &Path, skip: usize, limit: usize) -> Result<Vec<(ClassicGame,
 /// `score4 --game classic bench`: each of Pons's sets (or `--set`), strong and weak, a fresh
 /// table for each, the positions in order until done or out of `--time-limit`.
 pub fn bench(args: BenchArgs) -> ExitCode {
+    if args.no_best_first {
+        eprintln!(
+            "score4 --game classic bench: --no-best-first is available for the 3-D game only"
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
     let sets: Vec<(&str, &str)> = PONS_SETS
         .iter()
         .copied()

@@ -149,6 +149,11 @@ pub struct SolveArgs {
     /// so that its nodes and time do not depend on what the positions before it left there.
     #[arg(long)]
     clear_table: bool,
+    /// Solve with the depth-first search alone: no best-first driver over the top of the tree
+    /// for positions it does not settle within a million nodes (one thread, first-wins mode,
+    /// 3-D game; the answers are the same, the nodes differ: docs/DECISIONS.md).
+    #[arg(long)]
+    no_best_first: bool,
 }
 
 /// Options of `score4 analyze`.
@@ -244,6 +249,10 @@ pub struct BenchArgs {
     /// 33 MiB for new and big; 513 MiB and 257 MiB in wdl and exact modes).
     #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
     leaf_area: LeafArea,
+    /// Run the sequential solver without the best-first driver over the top of the tree
+    /// (one thread, 3-D game; docs/DECISIONS.md).
+    #[arg(long)]
+    no_best_first: bool,
     /// Worker threads: 1 runs the sequential solver (the protocol's single core); more run
     /// the parallel solver on each position in turn, with a tree of up to an eighth of
     /// --tt-size besides the table.

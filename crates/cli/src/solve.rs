@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use score4_board::{Colour, Column, Game, Outcome, Position};
 use score4_parallel::Config;
 use score4_solver::table::KEY_WIDTH_3D;
-use score4_solver::{narrow, Mode, SearchStats, Solver, TranspositionTable, Valuation};
+use score4_solver::{narrow, BestFirst, Mode, SearchStats, Solver, TranspositionTable, Valuation};
 
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::machine::{default_memory, physical_cores, split_memory};
@@ -241,7 +241,10 @@ pub fn run(args: SolveArgs) -> ExitCode {
     };
     let set_up = started.elapsed().as_secs_f64();
     let mut engine = if threads == 1 {
-        Engine::Sequential(Solver::new(&table))
+        Engine::Sequential(
+            Solver::new(&table)
+                .with_best_first((!args.no_best_first).then_some(BestFirst::DEFAULT)),
+        )
     } else {
         Engine::Parallel(&table, parallel_config(&args, threads, tree_bytes))
     };

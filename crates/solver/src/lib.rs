@@ -11,6 +11,8 @@
 //!   76 lines), each a strategy for black checked against every line white could complete,
 //!   and that the first player wins by zugzwang on a layer-2 threat; both may mirror two
 //!   columns of equal height;
+//! - [`best_first`]: a proof-number driver over the top of the tree whose leaves are budgeted
+//!   probes of the search, taking turns with it on roots the search does not settle soon;
 //! - [`forcing`]: wins of the first player by a chain of threats the second must block;
 //! - [`table`]: the transposition table — compact keys folded over the symmetries that can
 //!   matter below the root (canonical keys when all can), prime size, exact hits by the Chinese
@@ -24,6 +26,7 @@
 //! dispatch; the table is the one place with `unsafe` (its memory, see `memory.rs`).
 #![warn(missing_docs)]
 
+pub mod best_first;
 pub mod forcing;
 pub mod game;
 mod memory;
@@ -33,6 +36,7 @@ pub mod score;
 pub mod search;
 pub mod table;
 
+pub use best_first::BestFirst;
 pub use game::Game;
 pub use score::{narrow, Mode, ScoreRange, Valuation};
 pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};

@@ -23,6 +23,7 @@ use std::time::Instant;
 
 use score4_board::{BitBoard, Cell, Position};
 
+use crate::best_first::BestFirst;
 use crate::game::Game;
 use crate::ordering::{ForcedLine, Opening, NO_COLUMN};
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
@@ -110,6 +111,14 @@ pub struct Solver<'t> {
     /// Set once the deadline has passed: every node on the stack then returns at once and
     /// stores nothing, so the table never holds a value the interruption made up.
     interrupted: bool,
+    /// Set with `interrupted` by the clock or the monitor, not by a probe's node budget: the
+    /// whole solve then ends.
+    stopped: bool,
+    /// The node count at which a probe ([`Self::probe`]) gives up (`u64::MAX`: never).
+    node_limit: u64,
+    /// Whether, and when, a root the depth-first search does not settle soon goes to the
+    /// best-first driver ([`Self::with_best_first`]).
+    best_first: Option<BestFirst>,
 }
 
 impl<'t> Solver<'t> {
@@ -121,6 +130,9 @@ impl<'t> Solver<'t> {
             deadline: None,
             monitor: None,
             interrupted: false,
+            stopped: false,
+            node_limit: u64::MAX,
+            best_first: None,
         }
     }
 
@@ -132,6 +144,13 @@ impl<'t> Solver<'t> {
             monitor: Some(monitor),
             ..self
         }
+    }
+
+    /// This searcher with the best-first driver ([`crate::best_first`]) over the top of the
+    /// tree of [`Self::first_player_wins`] (`None`: the depth-first search alone, as made by
+    /// [`Self::new`]). The answers are the same; the nodes spent differ.
+    pub fn with_best_first(self, best_first: Option<BestFirst>) -> Solver<'t> {
+        Solver { best_first, ..self }
     }
 
     /// Publishes the node count to the monitor now (it is also published as the search runs).
@@ -188,6 +207,7 @@ impl<'t> Solver<'t> {
         self.check_clock();
         let result = (!self.interrupted).then(|| search(self));
         let interrupted = std::mem::take(&mut self.interrupted);
+        self.stopped = false;
         result.filter(|_| !interrupted)
     }
 
@@ -201,12 +221,38 @@ impl<'t> Solver<'t> {
     #[cold]
     fn check_clock(&mut self) {
         if let Some(deadline) = self.deadline {
-            self.interrupted |= Instant::now() >= deadline;
+            self.stopped |= Instant::now() >= deadline;
         }
         if let Some(monitor) = self.monitor {
-            self.interrupted |= monitor.stop.load(Relaxed);
+            self.stopped |= monitor.stop.load(Relaxed);
             monitor.nodes.store(self.stats.nodes, Relaxed);
         }
+        self.interrupted |= self.stopped;
+    }
+
+    /// Whether the first player wins `position`, if a search within `budget` nodes finds out:
+    /// `None` when the budget runs out first or the solve is stopped ([`Self::stopped`] says
+    /// which). Either way the table keeps only proven values.
+    ///
+    /// Contract: as [`Self::first_player_wins`].
+    pub(crate) fn probe<G: Game>(&mut self, position: &G, budget: u64) -> Option<bool> {
+        if self.stopped {
+            return None;
+        }
+        self.node_limit = self.stats.nodes.saturating_add(budget);
+        let answer = self.plain_first_player_wins(position);
+        self.node_limit = u64::MAX;
+        if self.interrupted {
+            // Out of budget: the solve goes on (a stop leaves `interrupted` raised).
+            self.interrupted = self.stopped;
+            return None;
+        }
+        Some(answer)
+    }
+
+    /// Whether the clock or the monitor has stopped the solve.
+    pub(crate) fn stopped(&self) -> bool {
+        self.stopped
     }
 
     /// Whether the first player (white) wins `position` with best play; a draw counts as not a
@@ -216,6 +262,20 @@ impl<'t> Solver<'t> {
     /// [`Format::Binary`](crate::table::Format::Binary). Every position visited counts as one
     /// node.
     pub fn first_player_wins<G: Game>(&mut self, position: &G) -> bool {
+        if let Some(settings) = self.best_first {
+            if let Some(answer) = self.probe(position, settings.after) {
+                return answer;
+            }
+            if self.stopped {
+                return false; // meaningless: the caller's attempt reports the stop
+            }
+            return crate::best_first::first_player_wins(self, position, settings);
+        }
+        self.plain_first_player_wins(position)
+    }
+
+    /// [`Self::first_player_wins`] by the depth-first search alone.
+    fn plain_first_player_wins<G: Game>(&mut self, position: &G) -> bool {
         self.check_key_width::<G>();
         let symmetries = position.transposing_symmetries();
         self.search(
@@ -289,6 +349,10 @@ impl<'t> Solver<'t> {
         self.stats.nodes += 1;
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
+        }
+        if self.stats.nodes >= self.node_limit {
+            self.interrupted = true;
+            return 0; // meaningless; nothing is stored on the way up
         }
         let moves = match examine_moves(position, question) {
             Head::Settled(bound) => return bound,
@@ -517,6 +581,25 @@ impl<'t> Solver<'t> {
         let subtree = self.stats.nodes - nodes_before;
         question.store(table, slot, failed, subtree, &mut self.stats.table);
         failed
+    }
+}
+
+/// The moves the search would try at `position` for the report's question, in its order
+/// (the block of the opponent's opening alone, no move under the opponent's threat, the
+/// rules' gaps in the ordering); `None` when the head or the rules settle the position.
+/// `last_column` is the column of the move that led here.
+pub(crate) fn moves_to_search<G: Game>(
+    position: &G,
+    last_column: u8,
+) -> Option<crate::ordering::OrderedMoves> {
+    let moves = match examine_moves(position, FirstPlayerWins) {
+        Head::Settled(_) => return None,
+        Head::Moves(moves, _) => moves,
+    };
+    match examine_rules(position, FirstPlayerWins, false, moves) {
+        Head::Settled(_) => None,
+        Head::Moves(_, Some(gaps)) => Some(position.order_by_gaps(moves, &gaps, last_column)),
+        Head::Moves(_, None) => Some(position.order(moves)),
     }
 }
 

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use score4_bench::PositionGenerator;
-use score4_solver::{Replacement, Solver, TranspositionTable};
+use score4_solver::{BestFirst, Replacement, Solver, TranspositionTable};
 
 #[test]
 fn a_deadline_in_the_past_searches_nothing() {
@@ -26,6 +26,44 @@ fn interrupted_searches_leave_only_proven_values() {
         let fresh = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
         let expected = Solver::new(&fresh).first_player_wins(game.position());
         let mut solver = Solver::new(&shared);
+        for millis in [1, 3, 10, 30] {
+            let deadline = Instant::now() + Duration::from_millis(millis);
+            match solver.solve_within(game.position(), deadline) {
+                Some(solution) => assert_eq!(solution.first_player_wins, expected, "{game}"),
+                None => interrupted += 1,
+            }
+        }
+        assert_eq!(
+            solver.first_player_wins(game.position()),
+            expected,
+            "{game} after interrupted searches"
+        );
+        shared.clear();
+    }
+    assert!(
+        interrupted >= 10,
+        "only {interrupted} searches were interrupted"
+    );
+}
+
+/// The same with the best-first driver taking over after a few thousand nodes: a deadline
+/// stops it between and inside its probes, and the table keeps only proven values.
+#[test]
+fn interrupted_best_first_searches_leave_only_proven_values() {
+    let settings = BestFirst {
+        after: 2_000,
+        black_to_move_budget: 2_000,
+        white_to_move_budget: 500,
+        sequential_black: true,
+        driver_turn_shift: Some(1),
+    };
+    let games: Vec<_> = PositionGenerator::new(28, 12).take(12).collect();
+    let shared = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let mut interrupted = 0;
+    for game in &games {
+        let fresh = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+        let expected = Solver::new(&fresh).first_player_wins(game.position());
+        let mut solver = Solver::new(&shared).with_best_first(Some(settings));
         for millis in [1, 3, 10, 30] {
             let deadline = Instant::now() + Duration::from_millis(millis);
             match solver.solve_within(game.position(), deadline) {

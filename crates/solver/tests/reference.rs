@@ -9,7 +9,7 @@ use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Game, Symmetry};
 use score4_solver::table::{KEY_WIDTH_3D, LEAF_MIN_STONES};
-use score4_solver::{Format, LeafArea, Replacement, Solver, TranspositionTable};
+use score4_solver::{BestFirst, Format, LeafArea, Replacement, Solver, TranspositionTable};
 use std::sync::OnceLock;
 
 const SCHEMES: [Replacement; 3] = [Replacement::TwoBig, Replacement::New, Replacement::Big];
@@ -106,6 +106,83 @@ fn fast_solver_agrees_with_plain_reference_for_every_scheme_and_a_tiny_table() {
         );
         check_scheme(positions, &smallest_with_leaf_area(replacement));
     }
+}
+
+/// The best-first driver over the top of the tree ([`score4_solver::best_first`]) with budgets
+/// small enough that it takes over nearly every position and its tree grows deep: every
+/// variant, on a large table and on the smallest one, agrees with the reference.
+#[test]
+fn best_first_driver_agrees_with_plain_reference() {
+    let positions = reference_positions();
+    let small = BestFirst {
+        after: 64,
+        black_to_move_budget: 24,
+        white_to_move_budget: 16,
+        sequential_black: false,
+        driver_turn_shift: None,
+    };
+    let variants = [
+        small,
+        BestFirst {
+            sequential_black: true,
+            ..small
+        },
+        BestFirst {
+            sequential_black: true,
+            driver_turn_shift: Some(0),
+            ..small
+        },
+        BestFirst {
+            black_to_move_budget: 400,
+            ..small
+        },
+    ];
+    for (i, settings) in variants.into_iter().enumerate() {
+        let bytes = if i % 2 == 0 {
+            256 << 20
+        } else {
+            TranspositionTable::minimum_bytes(Replacement::TwoBig)
+        };
+        let table = TranspositionTable::new(bytes, Replacement::TwoBig).unwrap();
+        let mut solver = Solver::new(&table).with_best_first(Some(settings));
+        for (game, expected) in positions {
+            assert_eq!(
+                solver.solve(game.position()).first_player_wins,
+                *expected,
+                "{game}: the best-first driver ({settings:?}) disagrees with the reference"
+            );
+        }
+    }
+}
+
+/// With budgets of two nodes a probe settles only what the search's head, its table and its
+/// rules settle at once: the driver is then a plain proof-number search with those as its
+/// leaf evaluation, and must still agree (positions of 48 stones or more, whose trees fit).
+#[test]
+fn proof_number_search_with_static_leaves_agrees_with_plain_reference() {
+    let table = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let settings = BestFirst {
+        after: 2,
+        black_to_move_budget: 2,
+        white_to_move_budget: 2,
+        sequential_black: false,
+        driver_turn_shift: None,
+    };
+    let mut solver = Solver::new(&table).with_best_first(Some(settings));
+    let mut checked = 0;
+    for (game, expected) in reference_positions() {
+        if game.position().count() < 48 {
+            continue;
+        }
+        table.clear(); // the tree, not the table, is under test
+        assert_eq!(
+            solver.solve(game.position()).first_player_wins,
+            *expected,
+            "{game}: proof-number search with static leaves disagrees with the reference"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 200, "{checked} positions");
 }
 
 /// A binary-format table of `bytes` with the near-leaf area `leaf`.
