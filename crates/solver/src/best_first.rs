@@ -27,9 +27,12 @@
 //! - Both kinds of probe get the same budget; a larger one after white's moves kept fewer
 //!   nodes in the tree but lost the cheap wins.
 //!
-//! An open leaf's numbers start from its rank in its parent's order and from how far the
-//! static rules of [`crate::rules`] fell short there (the search's gaps), so that the
-//! ordering's first choice is worked on first until the numbers say otherwise.
+//! An open leaf's numbers start from its rank in its parent's order, from how far the static
+//! rules of [`crate::rules`] fell short there (the search's gaps), so that the ordering's
+//! first choice is worked on first until the numbers say otherwise, and from how many of the
+//! leaf's own moves the table does not yet know to fail (`Solver::moves_left_open`, read
+//! after the probe ran out: each of them must still be refuted). A leaf with a move the table
+//! knows to reach its mover's goal is settled at once.
 //!
 //! Soundness: every settled leaf is a value proven by the depth-first search (a probe that
 //! runs out stores nothing unproven in the table), and the numbers only combine those values
@@ -266,10 +269,29 @@ fn reveal<G: Game>(
         match probe {
             Some(first_player_wins) => tree[c].settle(first_player_wins),
             None if solver.stopped() => return,
-            // The mover's number of an open child: its rank, and how far the rule of the
-            // child's opponent (the mover here) fell short.
-            None if white => tree[c].proof += rank as u32 + child.winning_gap().min(GAP_CAP),
-            None => tree[c].disproof += rank as u32 + child.holding_gap().min(GAP_CAP),
+            // The mover's number of an open child: its rank, how far the rule of the child's
+            // opponent (the mover here) fell short, and how many of the child's moves are not
+            // yet known to fail (each must still be refuted); a child whose move the table
+            // already knows to reach its goal is settled.
+            None => {
+                let column = G::column_of(Cell::from_index(tree[c].cell)) as u8;
+                match solver.moves_left_open(&child, column) {
+                    Err(first_player_wins) => tree[c].settle(first_player_wins),
+                    Ok(open) => {
+                        let gap = if white {
+                            child.winning_gap()
+                        } else {
+                            child.holding_gap()
+                        };
+                        let extra = rank as u32 + gap.min(GAP_CAP) + open.saturating_sub(1);
+                        if white {
+                            tree[c].proof += extra;
+                        } else {
+                            tree[c].disproof += extra;
+                        }
+                    }
+                }
+            }
         }
         tree[index as usize].revealed = rank as u8 + 1;
         let reached = if white {

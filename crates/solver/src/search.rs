@@ -250,6 +250,33 @@ impl<'t> Solver<'t> {
         Some(answer)
     }
 
+    /// What the table already knows of the moves the search would try at `position`: `Err`
+    /// with the value when one of them is known to reach the mover's goal, else `Ok` with how
+    /// many are not yet known to fail the mover. The best-first driver reads this at a leaf
+    /// whose probe ran out.
+    pub(crate) fn moves_left_open<G: Game>(
+        &mut self,
+        position: &G,
+        last_column: u8,
+    ) -> Result<u32, bool> {
+        let Some(order) = moves_to_search(position, last_column) else {
+            return Ok(1);
+        };
+        let symmetries = position.transposing_symmetries();
+        let white = position.first_to_move();
+        let mut open = 0;
+        for &cell in order.as_slice() {
+            let child = position.after(Cell::from_index(cell));
+            let slot = slot_of::<G>(self.table, child.key(symmetries));
+            match FirstPlayerWins.probe(self.table, slot, &mut self.stats.table) {
+                Some(bound) if (bound >= 1) == white => return Err(white),
+                Some(_) => {}
+                None => open += 1,
+            }
+        }
+        Ok(open)
+    }
+
     /// Whether the clock or the monitor has stopped the solve.
     pub(crate) fn stopped(&self) -> bool {
         self.stopped
