@@ -30,7 +30,7 @@
 //! An open leaf's numbers start from its rank in its parent's order, from how far the static
 //! rules of [`crate::rules`] fell short there (the search's gaps), so that the ordering's
 //! first choice is worked on first until the numbers say otherwise, and from how many of the
-//! leaf's own moves the table does not yet know to fail (`Solver::moves_left_open`, read
+//! leaf's own moves the table does not yet know to fail (`Solver::table_knows`, read
 //! after the probe ran out: each of them must still be refuted). A leaf with a move the table
 //! knows to reach its mover's goal is settled at once.
 //!
@@ -44,7 +44,7 @@ use score4_board::Cell;
 
 use crate::game::Game;
 use crate::ordering::NO_COLUMN;
-use crate::search::{moves_to_search, Solver};
+use crate::search::{moves_to_search, Solver, TableKnows};
 
 /// When the best-first driver takes a root over from the depth-first search, and how large
 /// its probes are ([`Solver::with_best_first`]).
@@ -275,9 +275,9 @@ fn reveal<G: Game>(
             // already knows to reach its goal is settled.
             None => {
                 let column = G::column_of(Cell::from_index(tree[c].cell)) as u8;
-                match solver.moves_left_open(&child, column) {
-                    Err(first_player_wins) => tree[c].settle(first_player_wins),
-                    Ok(open) => {
+                match solver.table_knows(&child, column) {
+                    TableKnows::Settled(first_player_wins) => tree[c].settle(first_player_wins),
+                    TableKnows::OpenMoves(open) => {
                         let gap = if white {
                             child.winning_gap()
                         } else {

@@ -250,17 +250,16 @@ impl<'t> Solver<'t> {
         Some(answer)
     }
 
-    /// What the table already knows of the moves the search would try at `position`: `Err`
-    /// with the value when one of them is known to reach the mover's goal, else `Ok` with how
+    /// What the table already knows of the moves the search would try at `position`: whether
+    /// one of them is known to reach the mover's goal (then the position is settled), else how
     /// many are not yet known to fail the mover. The best-first driver reads this at a leaf
     /// whose probe ran out.
-    pub(crate) fn moves_left_open<G: Game>(
-        &mut self,
-        position: &G,
-        last_column: u8,
-    ) -> Result<u32, bool> {
+    ///
+    /// Contract: as [`Self::first_player_wins`].
+    pub(crate) fn table_knows<G: Game>(&mut self, position: &G, last_column: u8) -> TableKnows {
         let Some(order) = moves_to_search(position, last_column) else {
-            return Ok(1);
+            // The head or the rules settle it (a probe would have, in one node): one move left.
+            return TableKnows::OpenMoves(1);
         };
         let symmetries = position.transposing_symmetries();
         let white = position.first_to_move();
@@ -269,12 +268,12 @@ impl<'t> Solver<'t> {
             let child = position.after(Cell::from_index(cell));
             let slot = slot_of::<G>(self.table, child.key(symmetries));
             match FirstPlayerWins.probe(self.table, slot, &mut self.stats.table) {
-                Some(bound) if (bound >= 1) == white => return Err(white),
+                Some(bound) if (bound >= 1) == white => return TableKnows::Settled(white),
                 Some(_) => {}
                 None => open += 1,
             }
         }
-        Ok(open)
+        TableKnows::OpenMoves(open)
     }
 
     /// Whether the clock or the monitor has stopped the solve.
@@ -609,6 +608,15 @@ impl<'t> Solver<'t> {
         question.store(table, slot, failed, subtree, &mut self.stats.table);
         failed
     }
+}
+
+/// What the table knows of a position's moves ([`Solver::table_knows`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TableKnows {
+    /// A move is known to reach the mover's goal: whether the first player wins here.
+    Settled(bool),
+    /// How many of the moves are not yet known to fail the mover.
+    OpenMoves(u32),
 }
 
 /// The moves the search would try at `position` for the report's question, in its order
