@@ -27,11 +27,11 @@
 //! - Both kinds of probe get the same budget; a larger one after white's moves kept fewer
 //!   nodes in the tree but lost the cheap wins.
 //!
-//! An open leaf's numbers start from its rank in its parent's order, from how far the static
-//! rules of [`crate::rules`] fell short there (the search's gaps), so that the ordering's
-//! first choice is worked on first until the numbers say otherwise, and from how many of the
-//! leaf's own moves the table does not yet know to fail (`Solver::table_knows`, read
-//! after the probe ran out: each of them must still be refuted). A leaf with a move the table
+//! An open leaf's number starts from three counts: its rank in its parent's order and how far
+//! the static rules of [`crate::rules`] fell short there (the search's gaps), so that the
+//! ordering's first choice is worked on first until the numbers say otherwise; and how many
+//! of the leaf's own moves the table does not yet know to fail, read after its probe ran out
+//! (`Solver::table_knows`; each of them must still be refuted). A leaf with a move the table
 //! knows to reach its mover's goal is settled at once.
 //!
 //! Soundness: every settled leaf is a value proven by the depth-first search (a probe that
@@ -278,17 +278,12 @@ fn reveal<G: Game>(
                 match solver.table_knows(&child, column) {
                     TableKnows::Settled(first_player_wins) => tree[c].settle(first_player_wins),
                     TableKnows::OpenMoves(open) => {
-                        let gap = if white {
-                            child.winning_gap()
+                        let (number, gap) = if white {
+                            (&mut tree[c].proof, child.winning_gap())
                         } else {
-                            child.holding_gap()
+                            (&mut tree[c].disproof, child.holding_gap())
                         };
-                        let extra = rank as u32 + gap.min(GAP_CAP) + open.saturating_sub(1);
-                        if white {
-                            tree[c].proof += extra;
-                        } else {
-                            tree[c].disproof += extra;
-                        }
+                        *number += rank as u32 + gap.min(GAP_CAP) + open.saturating_sub(1);
                     }
                 }
             }
