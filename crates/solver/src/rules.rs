@@ -160,6 +160,7 @@ fn left_to_white_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
         position.occupied().0 | bit,
         position.stones(Colour::Black).0 | bit,
         position.live_lines(Colour::White) & !LINE_SET_THROUGH[cell.index() as usize],
+        || (position.threats(Colour::Black).0 | position.threats_created_by(cell).0) & !bit,
     )
 }
 
@@ -172,16 +173,19 @@ fn lines_left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(position: &Po
         position.occupied().0,
         position.stones(Colour::Black).0,
         position.live_lines(Colour::White),
+        || position.threats(Colour::Black).0,
     )
 }
 
 /// [`lines_left_to_white`] from what it reads of the position: the occupied cells, black's
-/// stones and white's live lines.
+/// stones and white's live lines, and (asked only when a single line is left alive) black's
+/// threats.
 #[inline(always)]
 fn left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(
     occupied: u64,
     blacks: u64,
     white_lines: u128,
+    black_threats: impl FnOnce() -> u64,
 ) -> u32 {
     let empty = !occupied;
     let paired = empty & !(empty << 16) & ODD_LAYERS;
@@ -207,11 +211,81 @@ fn left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(
             fixed: 0,
             lines: white_lines,
         };
-        if mirror_kills(strategy, first_alive) {
+        if mirror_kills(strategy, first_alive)
+            || counter_threat_kills(occupied, blacks, white_lines, black_threats(), first_alive)
+        {
             return 0;
         }
     }
     left
+}
+
+/// Whether black holds (white to move) by the follow-up and pairs with one change, when they
+/// leave white the single line `alive` through the layer-2 cell `t2` of a column *T* holding
+/// one stone, and black has a threat on layer 2 of another column *V* holding one stone
+/// (`v2`, above the playable `v1`).
+///
+/// Black's strategy: in every column but *T* and *V*, the follow-up and pairs as before (the
+/// columns of odd height left outside still come in an even number: *T* and *V* both have
+/// odd height). In *T*, black answers white's `t1` with `t2` (Allis's *vertical*), and white's
+/// `t3` with `v1`. In *V*, white's `v1` lets black win on `v2`; after black's `v1`, black
+/// answers white's `v2` with `v3`. Every answer is playable when it is due: `t2` right after
+/// `t1`; `v1` when `t3` is played, as only that answer ever fills it (or white, who then
+/// loses); `v3` right after `v2`.
+///
+/// So black gets `t2` and `v3` for sure, besides its stones, the follow-up's odd-layer cells
+/// and one cell of each pair; white may get `t1`, `t3` and `v2`, and `v1` only by a move that
+/// loses unless it makes four itself — so `v1` counts as white's, and lines through it must
+/// die otherwise. If every white line still dies (a sure cell, a whole pair, or black's line
+/// completed first, as in the follow-up), white never makes four.
+#[cold]
+#[inline(never)]
+fn counter_threat_kills(
+    occupied: u64,
+    blacks: u64,
+    white_lines: u128,
+    black_threats: u64,
+    alive: u64,
+) -> bool {
+    let empty = !occupied;
+    let playable = empty & !(empty << 16);
+    let one_stone = playable & LAYER_1;
+    let mut counters = black_threats & empty & (one_stone << 16);
+    // The candidate cells t2: on the line left alive, above a playable cell of layer 1.
+    let threatened = alive & (one_stone << 16);
+    if counters == 0 || threatened == 0 {
+        return false;
+    }
+    while counters != 0 {
+        let v2 = counters & counters.wrapping_neg();
+        counters &= counters - 1;
+        let v_column = COLUMN_0 << (v2.trailing_zeros() % 16);
+        let mut t_cells = threatened & !v_column;
+        while t_cells != 0 {
+            let t2 = t_cells & t_cells.wrapping_neg();
+            t_cells &= t_cells - 1;
+            let t_column = COLUMN_0 << (t2.trailing_zeros() % 16);
+            let outside = !(t_column | v_column);
+            let paired = playable & ODD_LAYERS & outside;
+            let sure_odd = (empty & ODD_LAYERS & !paired & outside) | (v2 << 16);
+            let unkilled = white_lines
+                & !lines_through_any_on_odd_layers(sure_odd)
+                & !LINE_SET_THROUGH[t2.trailing_zeros() as usize];
+            let mut first_alive = 0;
+            let left = lines_left_alive(
+                unkilled,
+                blacks | sure_odd | t2,
+                paired,
+                empty,
+                0,
+                &mut first_alive,
+            );
+            if left == 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// How many lines [`lines_left_alive`] counts before it stops: all for a gap; for a yes or no
