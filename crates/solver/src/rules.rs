@@ -40,6 +40,16 @@
 //! is the attacker's. (An earlier mirror, sixth session, searched up to eight mirrors at every
 //! rule call and cost more than it saved; this one is tried once per call, only on one line.)
 //!
+//! **A counter-threat as a spare tempo** (both rules, twenty-sixth session): the commonest
+//! failure of black's rule is a single white threat on layer 2 above a column of one stone
+//! (`t2` above the playable `t1`): the follow-up pairs `t1` and gives white `t2`. When black has
+//! a threat of its own on layer 2 above another column of one stone (`v2` above `v1`), white
+//! can never play `v1`, so black may answer `t1` with `t2` (Allis's *vertical*) and spend `v1`
+//! later, as the answer to `t3`. The strategy and its proof are in `counter_threat_kills`;
+//! white's zugzwang gets the mirror image with a second white threat
+//! (`second_threat_kills`). Both are tried when the strategy leaves the attacker a line
+//! through such a layer-2 cell, however many lines it leaves.
+//!
 //! The search applies each rule at the nodes of its contract and after every move of the player
 //! to move (a move that hands the other a settled position settles this node too). The tests
 //! (`tests/rules.rs`) check every position a rule settles against the plain reference solver.
@@ -106,9 +116,31 @@ const MAX_NEEDS: usize = 16;
 /// assert!(!follow_up_holds_without_mirror(position));
 /// assert!(follow_up_holds(position));
 /// ```
+///
+/// With a counter-threat (module documentation):
+///
+/// ```
+/// use score4_board::Game;
+/// use score4_solver::rules::{follow_up_holds, follow_up_holds_without_mirror};
+/// let game: Game = "FD4C856D2C01933A65AF7248F559111A2BD4A6F049".parse().unwrap();
+/// let position = game.position();
+/// assert_eq!(position.to_string(), "\
+/// z=0      z=1      z=2      z=3      columns
+/// X O X O  O X O X  · O X ·  · X · ·  0 1 2 3
+/// X O X X  X O X ·  O O O ·  X X · ·  4 5 6 7
+/// X X O O  O O X ·  · O O ·  · · X ·  8 9 A B
+/// O O · X  O O · O  · X · X  · · · X  C D E F
+/// ");
+/// // Columns 7 and B hold one stone each. The follow-up pairs their cells on layer 1 and
+/// // leaves X a line through B's cell on layer 2. O holds 4, 5 and 6 on layer 2, so X never
+/// // plays 7's layer-1 cell: O answers X in B's layer 1 on B's layer 2, and X in B's top
+/// // cell with 7's layer-1 cell.
+/// assert!(!follow_up_holds_without_mirror(position));
+/// assert!(follow_up_holds(position));
+/// ```
 #[inline(always)]
 pub fn follow_up_holds(position: &Position) -> bool {
-    lines_left_to_white::<false, true>(position) == 0
+    lines_left_to_white::<false, ALL_EXTRAS>(position) == 0
 }
 
 /// [`follow_up_holds`] without mirrored columns: claimeven and pairs alone (the rule before the
@@ -116,8 +148,24 @@ pub fn follow_up_holds(position: &Position) -> bool {
 ///
 /// Contract: as [`follow_up_holds`].
 pub fn follow_up_holds_without_mirror(position: &Position) -> bool {
-    lines_left_to_white::<false, false>(position) == 0
+    lines_left_to_white::<false, NO_EXTRAS>(position) == 0
 }
+
+/// [`follow_up_holds`] without the counter-threat (the rule before it was added; the tests
+/// count the positions only the counter-threat settles).
+///
+/// Contract: as [`follow_up_holds`].
+pub fn follow_up_holds_without_counter_threat(position: &Position) -> bool {
+    lines_left_to_white::<false, MIRROR_ONLY>(position) == 0
+}
+
+/// The rules' strategies beyond follow-up and pairs that a check tries: none, the mirror only,
+/// or the mirror and the counter-threat (for white, the second threat).
+const NO_EXTRAS: u8 = 0;
+/// See [`NO_EXTRAS`].
+const MIRROR_ONLY: u8 = 1;
+/// See [`NO_EXTRAS`].
+const ALL_EXTRAS: u8 = 2;
 
 /// How far black is from holding by the strategy of [`follow_up_holds`] (white to move): 0
 /// when it holds, else the number of white's lines it leaves alive (1 when only the pairing
@@ -125,7 +173,7 @@ pub fn follow_up_holds_without_mirror(position: &Position) -> bool {
 /// to hold sooner.
 #[inline(always)]
 pub fn follow_up_gap(position: &Position) -> u32 {
-    lines_left_to_white::<true, true>(position)
+    lines_left_to_white::<true, ALL_EXTRAS>(position)
 }
 
 /// [`follow_up_gap`] of the position after black, to move in `position`, plays `cell`: the
@@ -156,7 +204,7 @@ pub fn follow_up_holds_after(position: &Position, cell: Cell) -> bool {
 fn left_to_white_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -> u32 {
     debug_assert_eq!(position.mover(), Colour::Black);
     let bit = 1u64 << cell.index();
-    left_to_white::<COUNT_ALL, true>(
+    left_to_white::<COUNT_ALL, ALL_EXTRAS>(
         position.occupied().0 | bit,
         position.stones(Colour::Black).0 | bit,
         position.live_lines(Colour::White) & !LINE_SET_THROUGH[cell.index() as usize],
@@ -164,12 +212,12 @@ fn left_to_white_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
     )
 }
 
-/// [`follow_up_gap`]; with `COUNT_ALL` false only whether it is 0, with `MIRRORS` false without
-/// the mirror.
+/// [`follow_up_gap`]; with `COUNT_ALL` false only whether it is 0; `EXTRAS` says which of the
+/// mirror and the counter-threat are tried.
 #[inline(always)]
-fn lines_left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(position: &Position) -> u32 {
+fn lines_left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::White);
-    left_to_white::<COUNT_ALL, MIRRORS>(
+    left_to_white::<COUNT_ALL, EXTRAS>(
         position.occupied().0,
         position.stones(Colour::Black).0,
         position.live_lines(Colour::White),
@@ -178,10 +226,10 @@ fn lines_left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(position: &Po
 }
 
 /// [`lines_left_to_white`] from what it reads of the position: the occupied cells, black's
-/// stones and white's live lines, and (asked only when a single line is left alive) black's
-/// threats.
+/// stones and white's live lines, and (asked only when the counter-threat might apply)
+/// black's threats.
 #[inline(always)]
-fn left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(
+fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
     occupied: u64,
     blacks: u64,
     white_lines: u128,
@@ -192,17 +240,17 @@ fn left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(
     let sure = empty & ODD_LAYERS & !paired;
     // White's live lines hold no black stone already.
     let unkilled = white_lines & !lines_through_any_on_odd_layers(sure);
-    let mut first_alive = 0;
-    let stop_after = lines_to_count(COUNT_ALL, MIRRORS);
+    let mut alive_cells = 0;
+    let stop_after = lines_to_count(COUNT_ALL, EXTRAS != NO_EXTRAS);
     let left = lines_left_alive(
         unkilled,
         blacks | sure,
         paired,
         empty,
         stop_after,
-        &mut first_alive,
+        &mut alive_cells,
     );
-    if MIRRORS && left == 1 && first_alive != 0 {
+    if EXTRAS != NO_EXTRAS && left >= 1 && alive_cells != 0 {
         let strategy = Strategy {
             occupied,
             defended: blacks,
@@ -211,8 +259,18 @@ fn left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(
             fixed: 0,
             lines: white_lines,
         };
-        if mirror_kills(strategy, first_alive)
-            || counter_threat_kills(occupied, blacks, white_lines, black_threats(), first_alive)
+        // The counter-threat's cheap test in line: a cell of the lines alive above a column
+        // of one stone (black's threats are then read, after a move found).
+        if (left == 1 && mirror_kills(strategy, alive_cells))
+            || (EXTRAS == ALL_EXTRAS
+                && alive_cells & above_one_stone(occupied) != 0
+                && counter_threat_kills(
+                    occupied,
+                    blacks,
+                    white_lines,
+                    black_threats(),
+                    alive_cells,
+                ))
         {
             return 0;
         }
@@ -221,17 +279,18 @@ fn left_to_white<const COUNT_ALL: bool, const MIRRORS: bool>(
 }
 
 /// Whether black holds (white to move) by the follow-up and pairs with one change, when they
-/// leave white the single line `alive` through the layer-2 cell `t2` of a column *T* holding
-/// one stone, and black has a threat on layer 2 of another column *V* holding one stone
-/// (`v2`, above the playable `v1`).
+/// leave white lines alive that all (as far as `alive_cells`, the cells of the first two,
+/// says) run through the layer-2 cell `t2` of a column *T* holding one stone, and black has a threat on layer 2 of
+/// another column *V* holding one stone (`v2`, above the playable `v1`).
 ///
 /// Black's strategy: in every column but *T* and *V*, the follow-up and pairs as before (the
 /// columns of odd height left outside still come in an even number: *T* and *V* both have
 /// odd height). In *T*, black answers white's `t1` with `t2` (Allis's *vertical*), and white's
-/// `t3` with `v1`. In *V*, white's `v1` lets black win on `v2`; after black's `v1`, black
-/// answers white's `v2` with `v3`. Every answer is playable when it is due: `t2` right after
-/// `t1`; `v1` when `t3` is played, as only that answer ever fills it (or white, who then
-/// loses); `v3` right after `v2`.
+/// `t3` with `v1`. In *V*, white's `v1` lets black win on `v2` (and whenever `v2` is playable
+/// and empty on black's turn, black wins there); after black's `v1`, black answers white's
+/// `v2` with `v3`. Every answer is playable when it is due: `t2` right after `t1`; `v1` when
+/// `t3` is played, as only that answer ever fills it (or white, who then loses); `v3` right
+/// after `v2`.
 ///
 /// So black gets `t2` and `v3` for sure, besides its stones, the follow-up's odd-layer cells
 /// and one cell of each pair; white may get `t1`, `t3` and `v2`, and `v1` only by a move that
@@ -245,14 +304,14 @@ fn counter_threat_kills(
     blacks: u64,
     white_lines: u128,
     black_threats: u64,
-    alive: u64,
+    alive_cells: u64,
 ) -> bool {
     let empty = !occupied;
     let playable = empty & !(empty << 16);
     let one_stone = playable & LAYER_1;
     let mut counters = black_threats & empty & (one_stone << 16);
-    // The candidate cells t2: on the line left alive, above a playable cell of layer 1.
-    let threatened = alive & (one_stone << 16);
+    // The candidate cells t2: on the lines left alive, above a playable cell of layer 1.
+    let threatened = alive_cells & (one_stone << 16);
     if counters == 0 || threatened == 0 {
         return false;
     }
@@ -271,14 +330,14 @@ fn counter_threat_kills(
             let unkilled = white_lines
                 & !lines_through_any_on_odd_layers(sure_odd)
                 & !LINE_SET_THROUGH[t2.trailing_zeros() as usize];
-            let mut first_alive = 0;
+            let mut alive_cells = 0;
             let left = lines_left_alive(
                 unkilled,
                 blacks | sure_odd | t2,
                 paired,
                 empty,
                 0,
-                &mut first_alive,
+                &mut alive_cells,
             );
             if left == 0 {
                 return true;
@@ -289,8 +348,9 @@ fn counter_threat_kills(
 }
 
 /// How many lines [`lines_left_alive`] counts before it stops: all for a gap; for a yes or no
-/// one, or with the mirror two (the mirror is tried only when a single line is left alive, in
-/// both, so that a gap is 0 exactly when the rule holds).
+/// one, or with the extras two (the mirror is tried only when a single line is left alive, and
+/// the counter-threat on the cells the first two lines alive share, in both, so that a gap is
+/// 0 exactly when the rule holds).
 #[inline(always)]
 const fn lines_to_count(count_all: bool, mirrors: bool) -> u32 {
     if count_all {
@@ -404,6 +464,14 @@ fn holds_with_mirror(strategy: Strategy, a: u32, b: u32) -> bool {
     pairing_exists(&needs[..count], paired, &mut budget)
 }
 
+/// The layer-2 cells right above a playable cell of layer 1: the cells `t2` of columns holding
+/// one stone, where the counter-threat and the second threat apply.
+#[inline(always)]
+fn above_one_stone(occupied: u64) -> u64 {
+    let empty = !occupied;
+    (empty & !(empty << 16) & LAYER_1) << 16
+}
+
 /// Cells of layer 0, the bottom.
 const LAYER_0: u64 = 0x0000_0000_0000_FFFF;
 
@@ -439,14 +507,22 @@ const COLUMN_0: u64 = 0x0001_0001_0001_0001;
 /// a proof that white wins; `false` says nothing.
 #[inline]
 pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
-    lines_left_to_black::<false, true>(position) == 0
+    lines_left_to_black::<false, ALL_EXTRAS>(position) == 0
 }
 
 /// [`zugzwang_on_odd_threat`] without mirrored columns (as [`follow_up_holds_without_mirror`]).
 ///
 /// Contract: as [`zugzwang_on_odd_threat`].
 pub fn zugzwang_without_mirror(position: &Position) -> bool {
-    lines_left_to_black::<false, false>(position) == 0
+    lines_left_to_black::<false, NO_EXTRAS>(position) == 0
+}
+
+/// [`zugzwang_on_odd_threat`] without the second threat (as
+/// [`follow_up_holds_without_counter_threat`]).
+///
+/// Contract: as [`zugzwang_on_odd_threat`].
+pub fn zugzwang_without_second_threat(position: &Position) -> bool {
+    lines_left_to_black::<false, MIRROR_ONLY>(position) == 0
 }
 
 /// How far white is from winning by the zugzwang of [`zugzwang_on_odd_threat`] (black to
@@ -455,7 +531,7 @@ pub fn zugzwang_without_mirror(position: &Position) -> bool {
 /// no such threat. The search orders white's moves by it.
 #[inline(always)]
 pub fn zugzwang_gap(position: &Position) -> u32 {
-    lines_left_to_black::<true, true>(position)
+    lines_left_to_black::<true, ALL_EXTRAS>(position)
 }
 
 /// [`zugzwang_gap`] when white has no threat the zugzwang rule could use.
@@ -489,7 +565,7 @@ fn left_to_black_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
     debug_assert_eq!(position.mover(), Colour::White);
     let bit = 1u64 << cell.index();
     let created = position.threats_created_by(cell).0;
-    left_to_black::<COUNT_ALL, true>(
+    left_to_black::<COUNT_ALL, ALL_EXTRAS>(
         position.occupied().0 | bit,
         position.stones(Colour::White).0 | bit,
         (position.threats(Colour::White).0 | created) & !bit,
@@ -497,12 +573,12 @@ fn left_to_black_after<const COUNT_ALL: bool>(position: &Position, cell: Cell) -
     )
 }
 
-/// [`zugzwang_gap`]; with `COUNT_ALL` false only whether it is 0, with `MIRRORS` false without
-/// the mirror.
+/// [`zugzwang_gap`]; with `COUNT_ALL` false only whether it is 0; `EXTRAS` says which of the
+/// mirror and the second threat are tried.
 #[inline(always)]
-fn lines_left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(position: &Position) -> u32 {
+fn lines_left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(position: &Position) -> u32 {
     debug_assert_eq!(position.mover(), Colour::Black);
-    left_to_black::<COUNT_ALL, MIRRORS>(
+    left_to_black::<COUNT_ALL, EXTRAS>(
         position.occupied().0,
         position.stones(Colour::White).0,
         position.threats(Colour::White).0,
@@ -513,7 +589,7 @@ fn lines_left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(position: &Po
 /// [`lines_left_to_black`] from what it reads of the position: the occupied cells, white's
 /// stones and threats, and black's live lines.
 #[inline(always)]
-fn left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(
+fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
     occupied: u64,
     whites: u64,
     white_threats: u64,
@@ -542,19 +618,19 @@ fn left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(
         let unkilled = black_lines
             & !lines_through_any_on_odd_layers(sure_odd)
             & !LINE_SET_THROUGH[threat.trailing_zeros() as usize];
-        let mut first_alive = 0;
+        let mut alive_cells = 0;
         let alive = lines_left_alive(
             unkilled,
             whites | sure_odd | threat,
             paired,
             empty,
-            lines_to_count(COUNT_ALL, MIRRORS),
-            &mut first_alive,
+            lines_to_count(COUNT_ALL, EXTRAS != NO_EXTRAS),
+            &mut alive_cells,
         );
         if alive == 0 {
             return 0;
         }
-        if MIRRORS && alive == 1 && first_alive != 0 {
+        if EXTRAS != NO_EXTRAS && alive_cells != 0 {
             let strategy = Strategy {
                 occupied,
                 defended: whites | threat,
@@ -563,7 +639,11 @@ fn left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(
                 fixed: column,
                 lines: black_lines & !LINE_SET_THROUGH[threat.trailing_zeros() as usize],
             };
-            if mirror_kills(strategy, first_alive) {
+            if (alive == 1 && mirror_kills(strategy, alive_cells))
+                || (EXTRAS == ALL_EXTRAS
+                    && alive_cells & above_one_stone(occupied) & !column != 0
+                    && second_threat_kills(strategy, white_threats, threat, alive_cells))
+            {
                 return 0;
             }
         }
@@ -572,14 +652,77 @@ fn left_to_black<const COUNT_ALL: bool, const MIRRORS: bool>(
     fewest
 }
 
+/// Whether white wins by the zugzwang of `strategy` (on the threat `threat`, whose column is
+/// `strategy.fixed`) with one change, when it leaves black lines alive that all (as far as
+/// `alive_cells` says) run through the layer-2 cell `w2` of a column *W* holding one stone, and white has a second threat on layer
+/// 2 of another column *X* holding one stone (`x2`, above the playable `x1`). The mirror image
+/// of [`counter_threat_kills`].
+///
+/// White's strategy: in every column but *T* (the threat's), *W* and *X*, the follow-up and
+/// pairs as before (*W* and *X* both have odd height, so the columns of odd height left to
+/// pair keep their parity). In *W*, white answers black's `w1` with `w2` and black's `w3`
+/// with `x1`. In *X*, black's `x1` lets white win on `x2`; after white's `x1`, black must
+/// block `x2` and white answers with `x3`. Each answer is playable when it is due, and each
+/// black move is answered, so the zugzwang's count of black's other moves keeps its parity.
+/// White gets `w2` and `x3` for sure; black may get `w1`, `w3` and `x2`, and `x1` only by a
+/// move that loses unless it makes four itself, so lines through it must die otherwise.
+#[cold]
+#[inline(never)]
+fn second_threat_kills(
+    strategy: Strategy,
+    white_threats: u64,
+    threat: u64,
+    alive_cells: u64,
+) -> bool {
+    let empty = !strategy.occupied;
+    let playable = empty & !(empty << 16);
+    let one_stone = playable & LAYER_1 & !strategy.fixed;
+    let mut seconds = white_threats & empty & (one_stone << 16);
+    let on_line = alive_cells & (one_stone << 16);
+    if seconds == 0 || on_line == 0 {
+        return false;
+    }
+    while seconds != 0 {
+        let x2 = seconds & seconds.wrapping_neg();
+        seconds &= seconds - 1;
+        let x_column = COLUMN_0 << (x2.trailing_zeros() % 16);
+        let mut w_cells = on_line & !x_column;
+        while w_cells != 0 {
+            let w2 = w_cells & w_cells.wrapping_neg();
+            w_cells &= w_cells - 1;
+            let w_column = COLUMN_0 << (w2.trailing_zeros() % 16);
+            let outside = !(w_column | x_column | strategy.fixed);
+            let paired = strategy.paired & !(w_column | x_column);
+            let sure_odd = (empty & ODD_LAYERS & !paired & outside) | (threat << 16) | (x2 << 16);
+            let unkilled = strategy.lines
+                & !lines_through_any_on_odd_layers(sure_odd)
+                & !LINE_SET_THROUGH[w2.trailing_zeros() as usize];
+            let mut alive_cells = 0;
+            let left = lines_left_alive(
+                unkilled,
+                strategy.defended | sure_odd | w2,
+                paired,
+                empty,
+                0,
+                &mut alive_cells,
+            );
+            if left == 0 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// How many of the attacker's `unkilled` lines survive when the defender gets every cell of
 /// `defended` and one cell of each pair of `paired`, for the best pairing of `paired`'s cells:
 /// a line dies if it holds a defended cell, or both cells of one pair, or the defender
 /// completes a line first ([`completed_first`]). 0 when every line dies; else the first line
 /// that no defended cell, pair or line completed first kills and the later ones that no
 /// defended cell or pair kills, or 1 when only the pairing fails. It stops counting once more
-/// than `stop_after` lines are alive. `first_alive` is set to the first line left alive, if
-/// any.
+/// than `stop_after` lines are alive. `alive_cells` is set to the cells of the first line left
+/// alive, if any, less those the second line left alive (if any) lacks: the same whatever
+/// `stop_after` is, as long as it is at least 1.
 ///
 /// Contract: `unkilled` holds only lines through no cell of `defended` (the callers remove
 /// them with the line tables of `geometry`, which costs less than testing line by line).
@@ -590,7 +733,7 @@ fn lines_left_alive(
     paired: u64,
     empty: u64,
     stop_after: u32,
-    first_alive: &mut u64,
+    alive_cells: &mut u64,
 ) -> u32 {
     debug_assert_eq!(unkilled & lines_through_any(defended), 0);
     // Lines that need a pair are only counted here; their paired cells are gathered in a
@@ -606,8 +749,11 @@ fn lines_left_alive(
             if alive == 0 && completed_first(line, defended, empty) {
                 continue;
             }
+            // (A rule's change that kills the lines left alive must kill the first two.)
             if alive == 0 {
-                *first_alive = line;
+                *alive_cells = line;
+            } else if alive == 1 {
+                *alive_cells &= line;
             }
             // The attacker gets every cell of this line it lacks.
             alive += 1;

@@ -1,7 +1,8 @@
 //! The static rules against the plain reference solver, on thousands of positions of 42–58
 //! stones from the benchmark generator and one move beyond them: every position
 //! `rules::follow_up_holds` settles is not a first-player win, and every position
-//! `rules::zugzwang_on_odd_threat` settles is one.
+//! `rules::zugzwang_on_odd_threat` settles is one — with enough of them settled only by the
+//! mirror and only by the counter-threat (for white, the second threat) to exercise those.
 
 mod plain;
 
@@ -9,8 +10,9 @@ use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Colour, Game, Position};
 use score4_solver::rules::{
-    follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_without_mirror,
-    zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat, zugzwang_without_mirror, ODD_LAYERS,
+    follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_without_counter_threat,
+    follow_up_holds_without_mirror, zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat,
+    zugzwang_without_mirror, zugzwang_without_second_threat, ODD_LAYERS,
 };
 
 /// Reference value of `game` followed by `extra` (a column number, or none).
@@ -43,7 +45,7 @@ fn with_mover_to_move(game: &Game, mover: Colour) -> Vec<(Position, Option<u8>)>
 #[test]
 fn every_position_the_rule_settles_is_not_a_first_player_win() {
     let (mut settled, mut settled_with_pairs, mut tried) = (0, 0, 0);
-    let mut settled_by_mirror = 0;
+    let (mut settled_by_mirror, mut settled_by_counter) = (0, 0);
     for stones in 42..=58u32 {
         for game in PositionGenerator::new(stones, 5_000 + stones as u64).take(600) {
             for (child, extra) in with_mover_to_move(&game, Colour::White) {
@@ -57,7 +59,10 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
                 if follow_up_holds(&child) {
                     settled += 1;
                     settled_with_pairs += needs_pairs(&child) as u32;
-                    settled_by_mirror += !follow_up_holds_without_mirror(&child) as u32;
+                    let without_counter = follow_up_holds_without_counter_threat(&child);
+                    settled_by_counter += !without_counter as u32;
+                    settled_by_mirror +=
+                        (without_counter && !follow_up_holds_without_mirror(&child)) as u32;
                     assert!(
                         !reference_first_player_wins(&game, extra),
                         "the rule settled {game} + {extra:?}, which the first player wins"
@@ -68,7 +73,7 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
     }
     eprintln!(
         "{settled} of {tried} positions settled, {settled_with_pairs} with pairs, \
-         {settled_by_mirror} only with a mirror"
+         {settled_by_mirror} only with a mirror, {settled_by_counter} only with a counter-threat"
     );
     assert!(settled >= 3_000, "only {settled} positions settled");
     assert!(
@@ -79,11 +84,16 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
         settled_by_mirror >= 100,
         "only {settled_by_mirror} settled with a mirror"
     );
+    assert!(
+        settled_by_counter >= 200,
+        "only {settled_by_counter} settled with a counter-threat"
+    );
 }
 
 #[test]
 fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
     let (mut settled, mut settled_by_mirror, mut tried) = (0, 0, 0);
+    let mut settled_by_second = 0;
     for stones in 43..=58u32 {
         for game in PositionGenerator::new(stones, 7_000 + stones as u64).take(800) {
             // The rule's contract: black has no opening (the generator's positions never give
@@ -101,7 +111,10 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
                 );
                 if zugzwang_on_odd_threat(&child) {
                     settled += 1;
-                    settled_by_mirror += !zugzwang_without_mirror(&child) as u32;
+                    let without_second = zugzwang_without_second_threat(&child);
+                    settled_by_second += !without_second as u32;
+                    settled_by_mirror +=
+                        (without_second && !zugzwang_without_mirror(&child)) as u32;
                     assert!(
                         reference_first_player_wins(&game, extra),
                         "the zugzwang rule settled {game} + {extra:?}, which the first player does not win"
@@ -112,12 +125,16 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
     }
     eprintln!(
         "{settled} of {tried} positions settled by zugzwang, {settled_by_mirror} only with a \
-         mirror"
+         mirror, {settled_by_second} only with a second threat"
     );
     assert!(settled >= 2_500, "only {settled} positions settled");
     assert!(
         settled_by_mirror >= 100,
         "only {settled_by_mirror} settled with a mirror"
+    );
+    assert!(
+        settled_by_second >= 20,
+        "only {settled_by_second} settled with a second threat"
     );
 }
 
