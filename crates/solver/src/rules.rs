@@ -744,9 +744,9 @@ fn lines_left_alive(
     for line in lines_in(unkilled) {
         let in_pairs = line & paired;
         if in_pairs.count_ones() < 2 || count == MAX_NEEDS {
-            // Once a line is alive the strategy fails: the rest are only counted, the dearer
-            // test left out.
-            if alive == 0 && completed_first(line, defended, empty) {
+            // Once two lines are alive the strategy fails, and the extras' test has its cells:
+            // the rest are only counted, the dearer test left out.
+            if alive <= 1 && completed_first(line, defended, empty) {
                 continue;
             }
             // (A rule's change that kills the lines left alive must kill the first two.)
