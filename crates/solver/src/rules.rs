@@ -45,10 +45,10 @@
 //! (`t2` above the playable `t1`): the follow-up pairs `t1` and gives white `t2`. When black has
 //! a threat of its own on layer 2 above another column of one stone (`v2` above `v1`), white
 //! can never play `v1`, so black may answer `t1` with `t2` (Allis's *vertical*) and spend `v1`
-//! later, as the answer to `t3`. The strategy and its proof are in `counter_threat_kills`;
-//! white's zugzwang gets the mirror image with a second white threat
-//! (`second_threat_kills`). Both are tried when the strategy leaves the attacker a line
-//! through such a layer-2 cell, however many lines it leaves.
+//! later, as the answer to `t3`. White's zugzwang gets the mirror image with a second white
+//! threat. The strategy and its proof, for both, are in `spare_tempo_kills`. It is tried when
+//! the lines the strategy leaves the attacker (the first two, as far as the test looks) share
+//! such a layer-2 cell, however many lines it leaves.
 //!
 //! The search applies each rule at the nodes of its contract and after every move of the player
 //! to move (a move that hands the other a settled position settles this node too). The tests
@@ -264,13 +264,7 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
         if (left == 1 && mirror_kills(strategy, alive_cells))
             || (EXTRAS == ALL_EXTRAS
                 && alive_cells & above_one_stone(occupied) != 0
-                && counter_threat_kills(
-                    occupied,
-                    blacks,
-                    white_lines,
-                    black_threats(),
-                    alive_cells,
-                ))
+                && spare_tempo_kills(strategy, black_threats(), alive_cells))
         {
             return 0;
         }
@@ -278,38 +272,37 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
     left
 }
 
-/// Whether black holds (white to move) by the follow-up and pairs with one change, when they
-/// leave white lines alive that all (as far as `alive_cells`, the cells of the first two,
-/// says) run through the layer-2 cell `t2` of a column *T* holding one stone, and black has a threat on layer 2 of
-/// another column *V* holding one stone (`v2`, above the playable `v1`).
+/// Whether the defender reaches its goal by `strategy` with one change, when the strategy
+/// leaves the attacker lines alive that all (as far as `alive_cells`, the cells the first two
+/// share, says) run through the layer-2 cell `t2` of a column *T* holding one stone, and the
+/// defender has a threat (one of `defender_threats`) on layer 2 of another column *V* holding
+/// one stone (`v2`, above the playable `v1`). For black's rule this is the counter-threat, for
+/// white's zugzwang the second threat (module documentation); *T* and *V* lie outside
+/// `strategy.fixed`, the zugzwang threat's column.
 ///
-/// Black's strategy: in every column but *T* and *V*, the follow-up and pairs as before (the
-/// columns of odd height left outside still come in an even number: *T* and *V* both have
-/// odd height). In *T*, black answers white's `t1` with `t2` (Allis's *vertical*), and white's
-/// `t3` with `v1`. In *V*, white's `v1` lets black win on `v2` (and whenever `v2` is playable
-/// and empty on black's turn, black wins there); after black's `v1`, black answers white's
-/// `v2` with `v3`. Every answer is playable when it is due: `t2` right after `t1`; `v1` when
-/// `t3` is played, as only that answer ever fills it (or white, who then loses); `v3` right
-/// after `v2`.
+/// The defender's strategy: in every column but *T* and *V* (and the fixed one), the follow-up
+/// and pairs as before (*T* and *V* both have odd height, so the columns of odd height left to
+/// pair keep their parity). In *T*, the defender answers the attacker's `t1` with `t2`
+/// (Allis's *vertical*), and `t3` with `v1`. In *V*, the attacker's `v1` lets the defender
+/// win on `v2` (and whenever `v2` is playable and empty on the defender's turn, it wins
+/// there); after the defender's `v1`, the attacker must block on `v2`, and the defender
+/// answers with `v3`. Every answer is playable when it is due: `t2` right after `t1`; `v1`
+/// when `t3` is played, as only that answer ever fills it (or the attacker, who then loses);
+/// `v3` right after `v2`. Every attacker's move is answered, so for the zugzwang the count of
+/// black's other moves keeps its parity.
 ///
-/// So black gets `t2` and `v3` for sure, besides its stones, the follow-up's odd-layer cells
-/// and one cell of each pair; white may get `t1`, `t3` and `v2`, and `v1` only by a move that
-/// loses unless it makes four itself — so `v1` counts as white's, and lines through it must
-/// die otherwise. If every white line still dies (a sure cell, a whole pair, or black's line
-/// completed first, as in the follow-up), white never makes four.
+/// So the defender gets `t2` and `v3` for sure, besides what the strategy gave it; the
+/// attacker may get `t1`, `t3` and `v2`, and `v1` only by a move that loses unless it makes
+/// four itself — so `v1` counts as the attacker's, and lines through it must die otherwise. If
+/// every attacker's line still dies (a sure cell, a whole pair, or the defender's line
+/// completed first), the attacker never makes four first.
 #[cold]
 #[inline(never)]
-fn counter_threat_kills(
-    occupied: u64,
-    blacks: u64,
-    white_lines: u128,
-    black_threats: u64,
-    alive_cells: u64,
-) -> bool {
-    let empty = !occupied;
+fn spare_tempo_kills(strategy: Strategy, defender_threats: u64, alive_cells: u64) -> bool {
+    let empty = !strategy.occupied;
     let playable = empty & !(empty << 16);
-    let one_stone = playable & LAYER_1;
-    let mut counters = black_threats & empty & (one_stone << 16);
+    let one_stone = playable & LAYER_1 & !strategy.fixed;
+    let mut counters = defender_threats & empty & (one_stone << 16);
     // The candidate cells t2: on the lines left alive, above a playable cell of layer 1.
     let threatened = alive_cells & (one_stone << 16);
     if counters == 0 || threatened == 0 {
@@ -324,16 +317,18 @@ fn counter_threat_kills(
             let t2 = t_cells & t_cells.wrapping_neg();
             t_cells &= t_cells - 1;
             let t_column = COLUMN_0 << (t2.trailing_zeros() % 16);
-            let outside = !(t_column | v_column);
-            let paired = playable & ODD_LAYERS & outside;
-            let sure_odd = (empty & ODD_LAYERS & !paired & outside) | (v2 << 16);
-            let unkilled = white_lines
+            let changed = t_column | v_column;
+            let paired = strategy.paired & !changed;
+            let sure_odd = (empty & ODD_LAYERS & !paired & !changed & !strategy.fixed)
+                | strategy.sure_odd
+                | (v2 << 16);
+            let unkilled = strategy.lines
                 & !lines_through_any_on_odd_layers(sure_odd)
                 & !LINE_SET_THROUGH[t2.trailing_zeros() as usize];
             let mut alive_cells = 0;
             let left = lines_left_alive(
                 unkilled,
-                blacks | sure_odd | t2,
+                strategy.defended | sure_odd | t2,
                 paired,
                 empty,
                 0,
@@ -642,7 +637,7 @@ fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
             if (alive == 1 && mirror_kills(strategy, alive_cells))
                 || (EXTRAS == ALL_EXTRAS
                     && alive_cells & above_one_stone(occupied) & !column != 0
-                    && second_threat_kills(strategy, white_threats, threat, alive_cells))
+                    && spare_tempo_kills(strategy, white_threats, alive_cells))
             {
                 return 0;
             }
@@ -650,68 +645,6 @@ fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
         fewest = fewest.min(alive);
     }
     fewest
-}
-
-/// Whether white wins by the zugzwang of `strategy` (on the threat `threat`, whose column is
-/// `strategy.fixed`) with one change, when it leaves black lines alive that all (as far as
-/// `alive_cells` says) run through the layer-2 cell `w2` of a column *W* holding one stone, and white has a second threat on layer
-/// 2 of another column *X* holding one stone (`x2`, above the playable `x1`). The mirror image
-/// of [`counter_threat_kills`].
-///
-/// White's strategy: in every column but *T* (the threat's), *W* and *X*, the follow-up and
-/// pairs as before (*W* and *X* both have odd height, so the columns of odd height left to
-/// pair keep their parity). In *W*, white answers black's `w1` with `w2` and black's `w3`
-/// with `x1`. In *X*, black's `x1` lets white win on `x2`; after white's `x1`, black must
-/// block `x2` and white answers with `x3`. Each answer is playable when it is due, and each
-/// black move is answered, so the zugzwang's count of black's other moves keeps its parity.
-/// White gets `w2` and `x3` for sure; black may get `w1`, `w3` and `x2`, and `x1` only by a
-/// move that loses unless it makes four itself, so lines through it must die otherwise.
-#[cold]
-#[inline(never)]
-fn second_threat_kills(
-    strategy: Strategy,
-    white_threats: u64,
-    threat: u64,
-    alive_cells: u64,
-) -> bool {
-    let empty = !strategy.occupied;
-    let playable = empty & !(empty << 16);
-    let one_stone = playable & LAYER_1 & !strategy.fixed;
-    let mut seconds = white_threats & empty & (one_stone << 16);
-    let on_line = alive_cells & (one_stone << 16);
-    if seconds == 0 || on_line == 0 {
-        return false;
-    }
-    while seconds != 0 {
-        let x2 = seconds & seconds.wrapping_neg();
-        seconds &= seconds - 1;
-        let x_column = COLUMN_0 << (x2.trailing_zeros() % 16);
-        let mut w_cells = on_line & !x_column;
-        while w_cells != 0 {
-            let w2 = w_cells & w_cells.wrapping_neg();
-            w_cells &= w_cells - 1;
-            let w_column = COLUMN_0 << (w2.trailing_zeros() % 16);
-            let outside = !(w_column | x_column | strategy.fixed);
-            let paired = strategy.paired & !(w_column | x_column);
-            let sure_odd = (empty & ODD_LAYERS & !paired & outside) | (threat << 16) | (x2 << 16);
-            let unkilled = strategy.lines
-                & !lines_through_any_on_odd_layers(sure_odd)
-                & !LINE_SET_THROUGH[w2.trailing_zeros() as usize];
-            let mut alive_cells = 0;
-            let left = lines_left_alive(
-                unkilled,
-                strategy.defended | sure_odd | w2,
-                paired,
-                empty,
-                0,
-                &mut alive_cells,
-            );
-            if left == 0 {
-                return true;
-            }
-        }
-    }
-    false
 }
 
 /// How many of the attacker's `unkilled` lines survive when the defender gets every cell of
