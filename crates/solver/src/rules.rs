@@ -300,11 +300,10 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
 #[inline(never)]
 fn spare_tempo_kills(strategy: Strategy, defender_threats: u64, alive_cells: u64) -> bool {
     let empty = !strategy.occupied;
-    let playable = empty & !(empty << 16);
-    let one_stone = playable & LAYER_1 & !strategy.fixed;
-    let mut counters = defender_threats & empty & (one_stone << 16);
-    // The candidate cells t2: on the lines left alive, above a playable cell of layer 1.
-    let threatened = alive_cells & (one_stone << 16);
+    let tops = above_one_stone(strategy.occupied) & !strategy.fixed;
+    let mut counters = defender_threats & tops;
+    // The candidate cells t2: on the lines left alive.
+    let threatened = alive_cells & tops;
     if counters == 0 || threatened == 0 {
         return false;
     }
@@ -594,8 +593,7 @@ fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
     let playable = empty & !(empty << 16);
     // Threats on layer 2 right above a playable cell of layer 1 (the column holds one stone)
     // or two above one of layer 0 (the column is empty).
-    let mut candidates =
-        white_threats & (((playable & LAYER_1) << 16) | ((playable & LAYER_0) << 32));
+    let mut candidates = white_threats & (above_one_stone(occupied) | ((playable & LAYER_0) << 32));
     let mut fewest = NO_ODD_THREAT;
     if candidates == 0 {
         return fewest;
