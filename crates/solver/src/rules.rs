@@ -121,7 +121,7 @@ const MAX_NEEDS: usize = 16;
 ///
 /// ```
 /// use score4_board::Game;
-/// use score4_solver::rules::{follow_up_holds, follow_up_holds_without_mirror};
+/// use score4_solver::rules::{follow_up_holds, follow_up_holds_without_counter_threat};
 /// let game: Game = "FD4C856D2C01933A65AF7248F559111A2BD4A6F049".parse().unwrap();
 /// let position = game.position();
 /// assert_eq!(position.to_string(), "\
@@ -134,8 +134,8 @@ const MAX_NEEDS: usize = 16;
 /// // Columns 7 and B hold one stone each. The follow-up pairs their cells on layer 1 and
 /// // leaves X a line through B's cell on layer 2. O holds 4, 5 and 6 on layer 2, so X never
 /// // plays 7's layer-1 cell: O answers X in B's layer 1 on B's layer 2, and X in B's top
-/// // cell with 7's layer-1 cell.
-/// assert!(!follow_up_holds_without_mirror(position));
+/// // cell with 7's layer-1 cell. Neither the pairs nor a mirror settle it.
+/// assert!(!follow_up_holds_without_counter_threat(position));
 /// assert!(follow_up_holds(position));
 /// ```
 #[inline(always)]
