@@ -14,11 +14,11 @@
 
 use std::time::{Duration, Instant};
 
-use score4_board::Cell;
+use score4_game::Cell;
 use score4_solver::{Mode, ScoreRange, Solver, TranspositionTable};
 
-use crate::board::Board;
 use crate::heuristic::{exact_behind, HeuristicSearch};
+use score4_game::Game;
 
 /// What is known of one move, from the side of the player making it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +107,7 @@ pub struct Analysis<C> {
 ///
 /// Contract: nobody has four in a line in `position` and it is not full; `table` has the
 /// bounds format.
-pub fn analyze<B: Board>(
+pub fn analyze<B: Game>(
     position: &B,
     table: &TranspositionTable,
     budget: Duration,
@@ -200,7 +200,7 @@ pub fn analyze<B: Board>(
 }
 
 /// The value of the mover playing `cell`, solved until `deadline`.
-fn value_of_move<B: Board>(
+fn value_of_move<B: Game>(
     solver: &mut Solver<'_>,
     position: &B,
     cell: Cell,
@@ -220,7 +220,7 @@ fn value_of_move<B: Board>(
 /// The line from `first` (exact score `score` for the mover) in which every move keeps the
 /// exact score, as far as the solver finds scores before `deadline`; whether it reached the
 /// end of the game or 20 plies.
-fn proven_line<B: Board>(
+fn proven_line<B: Game>(
     solver: &mut Solver<'_>,
     position: &B,
     first: Cell,

@@ -7,13 +7,11 @@
 //! score shifted beyond every evaluation ([`decided`]), so the search never prefers a guess to
 //! a win it sees, nor walks into a loss it sees.
 //!
-//! The evaluation is the board's ([`Board::evaluate`]).
+//! The evaluation is the board's ([`Game::evaluate`]).
 
 use std::time::Instant;
 
-use score4_board::{BitBoard, Cell};
-
-use crate::board::Board;
+use score4_game::{BitBoard, Cell, Game};
 
 /// Proven results are `±(DECIDED + exact score)`; evaluations stay far inside `±DECIDED`.
 pub const DECIDED: i32 = 1_000_000;
@@ -47,7 +45,7 @@ enum Situation {
 }
 
 /// The solver's decisive situations, as heuristic values.
-fn situation<B: Board>(position: &B) -> Situation {
+fn situation<B: Game>(position: &B) -> Situation {
     let me = position.first_to_move();
     let half = B::CELLS / 2;
     let stones = position.stone_count();
@@ -103,7 +101,7 @@ impl HeuristicSearch {
     /// at least one iteration (depth 1) is always completed.
     ///
     /// Contract: nobody has four in a line and the side to move has a legal move in `allowed`.
-    pub fn run<B: Board>(
+    pub fn run<B: Game>(
         position: &B,
         allowed: Option<&[B::Column]>,
         deadline: Instant,
@@ -176,7 +174,7 @@ impl HeuristicSearch {
 
     /// Negamax value of `position` for the side to move, searched `depth` plies deep in the
     /// window `(alpha, beta)` (fail-hard).
-    fn negamax<B: Board>(&mut self, position: &B, depth: u32, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax<B: Game>(&mut self, position: &B, depth: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.nodes.is_multiple_of(4096) && Instant::now() >= self.deadline {
             self.out_of_time = true;
@@ -206,7 +204,7 @@ impl HeuristicSearch {
 
     /// The line the search expects after `first`: each ply's best reply by a shallow search
     /// (a cheap stand-in for a stored principal variation).
-    fn line<B: Board>(&mut self, position: &B, first: Cell, depth: u32) -> Vec<B::Column> {
+    fn line<B: Game>(&mut self, position: &B, first: Cell, depth: u32) -> Vec<B::Column> {
         let mut line = vec![B::column(first)];
         if position.wins_with(first) {
             return line;

@@ -8,18 +8,16 @@
 //! - [`heuristic`]: an iterative-deepening alpha-beta search with a static evaluation (threats,
 //!   the parity of their rows, lines still open), for positions too hard to solve in time; it
 //!   scores a win or loss it sees inside its horizon exactly, so it never misses one;
-//! - [`Engine`]: the player built from both — perfect whenever the position is solved in time.
+//! - [`Player`]: the player built from both — perfect whenever the position is solved in time.
 //!
-//! All of it is generic over [`Board`] (the 3-D and the classic game), monomorphised. It
-//! depends on `score4-board`, `score4-classic` and `score4-solver` only; no terminal, no
-//! threads, no I/O.
+//! All of it is generic over [`Game`](score4_game::Game) (the 3-D and the classic game),
+//! monomorphised. It depends on `score4-game` and `score4-solver` only, never on a concrete
+//! game; no terminal, no threads, no I/O.
 #![warn(missing_docs)]
 
 mod analyze;
-mod board;
-mod engine;
 pub mod heuristic;
+mod player;
 
 pub use analyze::{analyze, Analysis, MoveAnalysis, MoveValue};
-pub use board::Board;
-pub use engine::{Choice, Engine};
+pub use player::{Choice, Player};

@@ -1,4 +1,4 @@
-//! `analyze` against solving each child directly, the engine against won positions, and the
+//! `analyze` against solving each child directly, the player against won positions, and the
 //! heuristic search against short forced wins the solver finds — for the 3-D game and for the
 //! classic one (positions from Pons's test sets).
 
@@ -6,14 +6,15 @@ use std::fmt::Display;
 use std::time::{Duration, Instant};
 
 use score4_analysis::heuristic::{exact_behind, HeuristicSearch};
-use score4_analysis::{analyze, Board, Engine, MoveValue};
+use score4_analysis::{analyze, MoveValue, Player};
 use score4_bench::PositionGenerator;
 use score4_board::Position;
-use score4_classic::{ClassicGame, ClassicPosition};
+use score4_classic::{ClassicPosition, ClassicRecord};
+use score4_game::Game;
 use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
 
 /// A table of bounds for `B`'s keys (the smallest 3-D one, 64 MiB for the classic game).
-fn bounds_table<B: Board>() -> TranspositionTable {
+fn bounds_table<B: Game>() -> TranspositionTable {
     let bytes = TranspositionTable::minimum_bytes_for_keys(
         Replacement::TwoBig,
         Format::Bounds,
@@ -30,12 +31,12 @@ fn pons_positions(name: &str, skip: usize) -> Vec<ClassicPosition> {
         .into_iter()
         .skip(skip)
         .step_by(50)
-        .map(|(moves, _)| *moves.parse::<ClassicGame>().unwrap().position())
+        .map(|(moves, _)| *moves.parse::<ClassicRecord>().unwrap().position())
         .collect()
 }
 
 /// The exact score of the mover playing `column`, solved directly on a table of its own.
-fn direct_score<B: Board>(table: &TranspositionTable, position: &B, column: B::Column) -> i32 {
+fn direct_score<B: Game>(table: &TranspositionTable, position: &B, column: B::Column) -> i32 {
     let cell = position.drop_cell(column).expect("legal");
     if position.wins_with(cell) {
         return B::CELLS / 2 - position.stone_count() / 2;
@@ -64,7 +65,7 @@ fn analyze_agrees_with_solving_each_child_directly_in_the_classic_game() {
 
 /// Every move of each position gets the score of solving its child directly, the best move
 /// the best score, and the principal variation keeps it.
-fn check_analyses<B: Board + std::fmt::Debug>(positions: &[B]) {
+fn check_analyses<B: Game + std::fmt::Debug>(positions: &[B]) {
     let table = bounds_table::<B>();
     let direct = bounds_table::<B>();
     for position in positions {
@@ -134,14 +135,14 @@ fn the_engine_never_lets_a_won_position_slip_in_the_classic_game() {
     check_engine(&positions, 15);
 }
 
-/// The engine, from `wanted` positions of `starts` the solver knows are won, wins every game
+/// The player, from `wanted` positions of `starts` the solver knows are won, wins every game
 /// against its own defence and pseudo-random replies, the judge confirming the win after
 /// each of its moves.
-fn check_engine<B: Board + std::fmt::Debug>(starts: &[B], wanted: usize) {
+fn check_engine<B: Game + std::fmt::Debug>(starts: &[B], wanted: usize) {
     let table = bounds_table::<B>();
     let judge_table = bounds_table::<B>();
     let mut judge = Solver::new(&judge_table);
-    let engine = Engine::new(&table, Duration::from_secs(5));
+    let player = Player::new(&table, Duration::from_secs(5));
     let mut won = 0;
     for (i, start) in starts.iter().enumerate() {
         if won == wanted {
@@ -153,23 +154,23 @@ fn check_engine<B: Board + std::fmt::Debug>(starts: &[B], wanted: usize) {
             continue;
         }
         won += 1;
-        // The opponent alternates between the engine's own choice and a pseudo-random move.
+        // The opponent alternates between the player's own choice and a pseudo-random move.
         let mut position = start;
         let mut ply = 0;
         loop {
-            let engine_cell = position.drop_cell(engine.choose(&position).column).unwrap();
-            if position.wins_with(engine_cell) {
-                break; // the engine won
+            let player_cell = position.drop_cell(player.choose(&position).column).unwrap();
+            if position.wins_with(player_cell) {
+                break; // the player won
             }
-            position = position.after(engine_cell);
-            assert!(!position.is_full(), "{game}: the engine drew a won game");
+            position = position.after(player_cell);
+            assert!(!position.is_full(), "{game}: the player drew a won game");
             assert_eq!(
                 judge.evaluate(&position, Mode::Wdl).value,
                 -1,
                 "{game}: the win slipped after {ply} plies"
             );
             let opponent_cell = if (i + ply) % 2 == 0 {
-                position.drop_cell(engine.choose(&position).column).unwrap()
+                position.drop_cell(player.choose(&position).column).unwrap()
             } else {
                 let legal: Vec<_> = position.playable().into_iter().collect();
                 legal[(i * 7 + ply * 13) % legal.len()]
@@ -206,7 +207,7 @@ fn the_heuristic_search_sees_every_short_forced_win_in_the_classic_game() {
 
 /// The heuristic search finds every forced win within 5 plies among `positions` (at least
 /// `wanted` of them) with its exact score.
-fn check_short_wins<B: Board + Display>(positions: &[B], wanted: usize) {
+fn check_short_wins<B: Game + Display>(positions: &[B], wanted: usize) {
     let table = bounds_table::<B>();
     let mut solver = Solver::new(&table);
     let mut seen = 0;

@@ -11,7 +11,9 @@
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
-use score4_board::{BitBoard, Game, Position};
+use score4_board::CellCoordinates;
+use score4_board::Layers;
+use score4_board::{BitBoard, GameRecord, Position};
 
 /// A source of benchmark positions with a fixed number of stones.
 pub struct PositionGenerator {
@@ -58,8 +60,8 @@ impl PositionGenerator {
     }
 
     /// One game of `stones` reasonable moves, or `None` if it had to be discarded.
-    fn try_game(&mut self) -> Option<Game> {
-        let mut game = Game::new();
+    fn try_game(&mut self) -> Option<GameRecord> {
+        let mut game = GameRecord::new();
         for _ in 0..self.stones {
             let moves = Self::reasonable_moves(game.position())?;
             let cell = self.pick(moves);
@@ -72,7 +74,7 @@ impl PositionGenerator {
     }
 
     /// The next position (as the game reaching it).
-    pub fn next_game(&mut self) -> Game {
+    pub fn next_game(&mut self) -> GameRecord {
         loop {
             match self.try_game() {
                 Some(game) => return game,
@@ -83,8 +85,8 @@ impl PositionGenerator {
 }
 
 impl Iterator for PositionGenerator {
-    type Item = Game;
-    fn next(&mut self) -> Option<Game> {
+    type Item = GameRecord;
+    fn next(&mut self) -> Option<GameRecord> {
         Some(self.next_game())
     }
 }
@@ -107,7 +109,7 @@ mod tests {
                 .collect();
             assert_eq!(first, again);
             for moves in &first {
-                let game: Game = moves.parse().unwrap();
+                let game: GameRecord = moves.parse().unwrap();
                 assert_eq!(game.outcome(), Outcome::Ongoing);
                 assert_eq!(game.position().count(), stones);
                 let position = game.position();

@@ -1,6 +1,6 @@
 //! # score4-bench
 //!
-//! Benchmarking score4 by the report's protocol (DESIGN §3):
+//! Benchmarking score4 by the report's protocol (docs/RULES.md, "The benchmark protocol"):
 //!
 //! - [`generate`]: positions by random reasonable play, reproducibly from a seed (the committed
 //!   sets `bench/positions/dDD.txt` were made with it);
@@ -8,9 +8,10 @@
 //!   set's positions solved in order until done or out of time — and the frontier;
 //! - [`report`]: the human table, CSV and JSON of a run;
 //! - [`plot`]: charts of time and nodes per difficulty, one line per run (PNG and SVG);
-//! - [`pons`]: Pons's test sets of the classic game, for the tests that check against them.
+//! - [`pons`]: Pons's test sets of the classic game (`bench/pons/`) and his benchmark.
 //!
-//! It depends on the board and the solver, never on the command line (progress bars and
+//! It solves through the engine (`score4-engine`), on the two games' crates, and never depends
+//! on the command line (progress bars and
 //! argument parsing live there).
 #![warn(missing_docs)]
 

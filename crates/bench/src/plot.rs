@@ -203,7 +203,7 @@ fn draw<DB: DrawingBackend>(
 mod tests {
     use super::*;
     use crate::protocol::BenchConfig;
-    use score4_solver::Replacement;
+    use score4_engine::Replacement;
 
     fn run(label: &str, scale: f64) -> BenchRun {
         BenchRun {
@@ -215,7 +215,7 @@ mod tests {
                 table_bytes: 1 << 30,
                 replacement: Replacement::TwoBig,
                 threads: 1,
-                leaf_area: score4_solver::LeafArea::Auto,
+                leaf_area: score4_engine::LeafArea::Auto,
                 best_first: true,
             },
             difficulties: (0..6)

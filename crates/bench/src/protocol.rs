@@ -6,12 +6,9 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
-use score4_board::notation::Outcome;
-use score4_board::Game;
-use score4_parallel::Config as ParallelConfig;
-use score4_solver::table::KEY_WIDTH_3D;
-use score4_solver::{
-    BestFirst, Format, LeafArea, Replacement, SearchStats, Solver, TableError, TranspositionTable,
+use score4_board::{GameRecord, Outcome, Position};
+use score4_engine::{
+    Engine, EngineError, LeafArea, Memory, Mode, Replacement, SearchStats, Settings,
 };
 use serde::{Deserialize, Serialize};
 
@@ -46,9 +43,9 @@ pub enum BenchError {
         /// Positions asked for.
         asked: usize,
     },
-    /// The transposition table could not be made.
+    /// The engine (its transposition table) could not be made.
     #[error("transposition table: {0}")]
-    Table(#[from] TableError),
+    Engine(#[from] EngineError),
 }
 
 /// The settings of a benchmark run, the same for every difficulty.
@@ -74,7 +71,7 @@ pub struct BenchConfig {
     )]
     pub leaf_area: LeafArea,
     /// Whether the sequential solver hands positions it does not settle soon to the
-    /// best-first driver ([`score4_solver::BestFirst::DEFAULT`]; runs recorded before it
+    /// best-first driver (its default budgets; runs recorded before it
     /// existed had none: `false`).
     #[serde(default)]
     pub best_first: bool,
@@ -242,7 +239,7 @@ pub fn set_path(directory: &Path, difficulty: u32) -> PathBuf {
 
 /// The first `count` positions of the set at `path` (`MOVES [anything]` per line; blank lines
 /// and `#` comments skipped).
-pub fn read_set(path: &Path, count: usize) -> Result<Vec<Game>, BenchError> {
+pub fn read_set(path: &Path, count: usize) -> Result<Vec<GameRecord>, BenchError> {
     let text = std::fs::read_to_string(path).map_err(|source| BenchError::Read {
         path: path.to_owned(),
         source,
@@ -258,7 +255,7 @@ pub fn read_set(path: &Path, count: usize) -> Result<Vec<Game>, BenchError> {
         if moves.starts_with('#') {
             continue;
         }
-        let game = Game::from_str(moves).map_err(|error| BenchError::BadLine {
+        let game = GameRecord::from_str(moves).map_err(|error| BenchError::BadLine {
             path: path.to_owned(),
             line: index + 1,
             message: error.to_string(),
@@ -284,50 +281,39 @@ pub fn read_set(path: &Path, count: usize) -> Result<Vec<Game>, BenchError> {
 
 /// Runs one difficulty by the protocol: the clock starts, a fresh table is set up, and `games`
 /// are solved in order until all are done or `config`'s time limit is reached. `progress` is
-/// told after every solved position. One thread runs the sequential solver; more run the
-/// parallel solver on each position in turn, with a tree of up to an eighth of the table's
-/// size, and its nodes are the sum over the workers.
+/// told after every solved position. The engine solves them: one thread runs the sequential
+/// solver; more run the parallel solver on each position in turn, with a tree of up to an
+/// eighth of the table's size (at least [`score4_engine::MIN_TREE_BYTES`]), and its nodes are
+/// the sum over the workers.
 pub fn run_difficulty(
     difficulty: u32,
-    games: &[Game],
+    games: &[GameRecord],
     config: &BenchConfig,
     mut progress: impl FnMut(&Progress),
 ) -> Result<DifficultyResult, BenchError> {
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(config.time_limit_seconds);
-    let table = TranspositionTable::with_leaf_area(
-        config.table_bytes,
-        config.replacement,
-        Format::Binary,
-        config.threads,
-        KEY_WIDTH_3D,
-        config.leaf_area,
-    )?;
-    let setup_seconds = start.elapsed().as_secs_f64();
-    let mut solver =
-        Solver::new(&table).with_best_first(config.best_first.then_some(BestFirst::DEFAULT));
-    let parallel = ParallelConfig {
+    let settings = Settings {
         threads: config.threads,
-        dag_bytes: config.table_bytes / 8,
-        deadline: Some(deadline),
+        replacement: config.replacement,
+        leaf_area: config.leaf_area,
+        best_first: config.best_first,
+        // Nobody watches: the protocol reports after each position instead.
         progress_every: Duration::from_secs(3600),
-        ..ParallelConfig::default()
+        ..Settings::new(Mode::FirstWins, Memory::Table(config.table_bytes))
     };
+    let engine = Engine::<Position>::new(settings)?;
+    let setup_seconds = start.elapsed().as_secs_f64();
     let mut total = SearchStats::default();
     let (mut solved, mut wins) = (0, 0);
     let mut positions = Vec::with_capacity(games.len());
     let mut stopped_at = None;
     for game in games {
         let position_start = Instant::now();
-        let answer = if config.threads == 1 {
-            solver
-                .solve_within(game.position(), deadline)
-                .map(|s| (s.first_player_wins, s.stats))
-        } else {
-            score4_parallel::solve(game.position(), &table, &parallel, |_| {})
-                .map(|s| (s.first_player_wins, s.stats))
-        };
-        let Some((first_player_wins, stats)) = answer else {
+        let answer = engine
+            .evaluate_within(game.position(), Some(deadline), |_| {})
+            .map(|evaluation| (evaluation.value == 1, evaluation.stats));
+        let Ok((first_player_wins, stats)) = answer else {
             stopped_at = Some(game.to_string());
             break;
         };
@@ -401,7 +387,7 @@ mod tests {
                 table_bytes: 1 << 26,
                 replacement: Replacement::TwoBig,
                 threads: 1,
-                leaf_area: score4_solver::LeafArea::Auto,
+                leaf_area: score4_engine::LeafArea::Auto,
                 best_first: true,
             },
             difficulties: results,

@@ -167,7 +167,7 @@ pub fn read_json(path: &Path) -> Result<BenchRun, String> {
 mod tests {
     use super::*;
     use crate::protocol::{BenchConfig, PositionResult};
-    use score4_solver::Replacement;
+    use score4_engine::Replacement;
 
     fn sample() -> BenchRun {
         BenchRun {
@@ -179,7 +179,7 @@ mod tests {
                 table_bytes: 1 << 30,
                 replacement: Replacement::New,
                 threads: 1,
-                leaf_area: score4_solver::LeafArea::Auto,
+                leaf_area: score4_engine::LeafArea::Auto,
                 best_first: true,
             },
             difficulties: vec![DifficultyResult {
@@ -223,7 +223,7 @@ mod tests {
         let mut older: serde_json::Value = serde_json::from_str(&to_json(&run)).unwrap();
         older["config"].as_object_mut().unwrap().remove("leaf_area");
         let back: BenchRun = serde_json::from_value(older).unwrap();
-        assert_eq!(back.config.leaf_area, score4_solver::LeafArea::Off);
+        assert_eq!(back.config.leaf_area, score4_engine::LeafArea::Off);
     }
 
     #[test]

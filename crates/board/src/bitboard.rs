@@ -1,22 +1,23 @@
-//! [`BitBoard`]: a set of cells as one 64-bit word, bit `i` for cell `i = 16*z + 4*y + x`.
+//! The 3-D layout of a [`BitBoard`]: bit `i` for cell `i = 16*z + 4*y + x`, so the bottom layer
+//! is bits 0..16 and "the cell above `i`" is `i + 16`. [`Layers`] adds what that layout means
+//! (moving a set a layer up or down, drawing it); `BitBoard` itself is the games' shared type.
 
 use core::fmt;
-use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
-use crate::geometry::{Cell, LAYER_BITS};
+use crate::geometry::LAYER_BITS;
+use score4_game::BitBoard;
 
-/// A set of cells of the 4×4×4 board.
+/// The bottom layer (`z = 0`).
+pub const BOTTOM: BitBoard = BitBoard(LAYER_BITS);
+
+/// What a [`BitBoard`] means on the 4×4×4 board.
 ///
-/// Bit `i` stands for cell `i = 16*z + 4*y + x` (layer `z = 0` at the bottom), so the bottom
-/// layer is bits 0..16 and "the cell above `i`" is `i + 16`: [`BitBoard::up`] moves every cell
-/// one layer up (cells of the top layer fall off).
-///
-/// `Debug` draws the four layers side by side, bottom layer on the left:
+/// [`Layers::drawn`] draws the four layers side by side, bottom layer on the left:
 ///
 /// ```
-/// use score4_board::{BitBoard, Cell};
+/// use score4_board::{BitBoard, Cell, CellCoordinates, Layers};
 /// let set = BitBoard::from(Cell::new(0, 0, 0)) | BitBoard::from(Cell::new(3, 3, 1));
-/// assert_eq!(format!("{set:?}"), "\
+/// assert_eq!(set.drawn().to_string(), "\
 /// z=0      z=1      z=2      z=3
 /// x . . .  . . . .  . . . .  . . . .
 /// . . . .  . . . .  . . . .  . . . .
@@ -25,156 +26,45 @@ use crate::geometry::{Cell, LAYER_BITS};
 /// ");
 /// assert_eq!(set.up(), BitBoard::from(Cell::new(0, 0, 1)) | BitBoard::from(Cell::new(3, 3, 2)));
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct BitBoard(pub u64);
-
-impl BitBoard {
-    /// No cell.
-    pub const EMPTY: BitBoard = BitBoard(0);
-    /// All 64 cells.
-    pub const FULL: BitBoard = BitBoard(!0);
-    /// The bottom layer (`z = 0`).
-    pub const BOTTOM: BitBoard = BitBoard(LAYER_BITS);
-
-    /// The set holding only `cell`.
-    #[inline(always)]
-    pub const fn from_cell(cell: Cell) -> BitBoard {
-        BitBoard(1 << cell.index())
-    }
-
-    /// Whether `cell` is in the set.
-    #[inline(always)]
-    pub const fn has(self, cell: Cell) -> bool {
-        self.0 >> cell.index() & 1 != 0
-    }
-
-    /// Number of cells in the set.
-    #[inline(always)]
-    pub const fn len(self) -> u32 {
-        self.0.count_ones()
-    }
-
-    /// Whether the set is empty.
-    #[inline(always)]
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
-    }
-
-    /// Whether the set holds two or more cells.
-    #[inline(always)]
-    pub const fn has_several(self) -> bool {
-        self.0 & self.0.wrapping_sub(1) != 0
-    }
-
+pub trait Layers: Copy {
     /// Every cell moved one layer up; cells of the top layer leave the board.
+    fn up(self) -> BitBoard;
+    /// Every cell moved one layer down; cells of the bottom layer leave the board.
+    fn down(self) -> BitBoard;
+    /// The set drawn as the four layers side by side (`Display`).
+    fn drawn(self) -> Drawn;
+}
+
+impl Layers for BitBoard {
     #[inline(always)]
-    pub const fn up(self) -> BitBoard {
+    fn up(self) -> BitBoard {
         BitBoard(self.0 << 16)
     }
 
-    /// Every cell moved one layer down; cells of the bottom layer leave the board.
     #[inline(always)]
-    pub const fn down(self) -> BitBoard {
+    fn down(self) -> BitBoard {
         BitBoard(self.0 >> 16)
     }
 
-    /// The lowest cell of the set (by index), if any.
-    #[inline(always)]
-    pub const fn first(self) -> Option<Cell> {
-        if self.0 == 0 {
-            None
-        } else {
-            Some(Cell::from_index(self.0.trailing_zeros() as u8))
-        }
-    }
-
-    /// The cells of the set in increasing index order.
-    #[inline(always)]
-    pub fn iter(self) -> BitIter {
-        BitIter(self.0)
+    fn drawn(self) -> Drawn {
+        Drawn(self)
     }
 }
 
-impl From<Cell> for BitBoard {
-    #[inline(always)]
-    fn from(cell: Cell) -> BitBoard {
-        BitBoard::from_cell(cell)
-    }
-}
+/// A [`BitBoard`] drawn as the four layers of the board ([`Layers::drawn`]).
+#[derive(Clone, Copy)]
+pub struct Drawn(pub BitBoard);
 
-impl IntoIterator for BitBoard {
-    type Item = Cell;
-    type IntoIter = BitIter;
-    #[inline(always)]
-    fn into_iter(self) -> BitIter {
-        self.iter()
-    }
-}
-
-impl FromIterator<Cell> for BitBoard {
-    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> BitBoard {
-        iter.into_iter()
-            .fold(BitBoard::EMPTY, |set, cell| set | cell.into())
-    }
-}
-
-/// Iterator over the cells of a [`BitBoard`], lowest index first.
-#[derive(Clone, Copy, Debug)]
-pub struct BitIter(u64);
-
-impl Iterator for BitIter {
-    type Item = Cell;
-    #[inline(always)]
-    fn next(&mut self) -> Option<Cell> {
-        if self.0 == 0 {
-            return None;
-        }
-        let index = self.0.trailing_zeros() as u8;
-        self.0 &= self.0 - 1;
-        Some(Cell::from_index(index))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.0.count_ones() as usize;
-        (n, Some(n))
-    }
-}
-
-impl ExactSizeIterator for BitIter {}
-
-macro_rules! bit_op {
-    ($trait:ident, $fn:ident, $assign_trait:ident, $assign_fn:ident, $op:tt) => {
-        impl $trait for BitBoard {
-            type Output = BitBoard;
-            #[inline(always)]
-            fn $fn(self, rhs: BitBoard) -> BitBoard {
-                BitBoard(self.0 $op rhs.0)
-            }
-        }
-        impl $assign_trait for BitBoard {
-            #[inline(always)]
-            fn $assign_fn(&mut self, rhs: BitBoard) {
-                self.0 = self.0 $op rhs.0;
-            }
-        }
-    };
-}
-bit_op!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
-bit_op!(BitOr, bitor, BitOrAssign, bitor_assign, |);
-bit_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
-
-impl Not for BitBoard {
-    type Output = BitBoard;
-    #[inline(always)]
-    fn not(self) -> BitBoard {
-        BitBoard(!self.0)
-    }
-}
-
-impl fmt::Debug for BitBoard {
+impl fmt::Display for Drawn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let picture = crate::render::draw_layers(|cell| if self.has(cell) { 'x' } else { '.' });
+        let picture = crate::render::draw_layers(|cell| if self.0.has(cell) { 'x' } else { '.' });
         f.write_str(&picture)
+    }
+}
+
+impl fmt::Debug for Drawn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
     }
 }
 
@@ -184,11 +74,8 @@ mod tests {
     use crate::geometry::CELLS;
 
     #[test]
-    fn iteration_visits_each_cell_once_in_order() {
-        let set = BitBoard(0x8000_0000_0001_0010);
-        let cells: Vec<u8> = set.iter().map(Cell::index).collect();
-        assert_eq!(cells, vec![4, 16, 63]);
-        assert_eq!(set.iter().len(), 3);
+    fn every_cell_of_the_board_is_a_bit() {
         assert_eq!(CELLS.iter().copied().collect::<BitBoard>(), BitBoard::FULL);
+        assert_eq!(BOTTOM.up().up().up().down().down().down(), BOTTOM);
     }
 }

@@ -5,61 +5,63 @@ use core::fmt;
 /// Bits of one layer (16 cells).
 pub(crate) const LAYER_BITS: u64 = 0xFFFF;
 
-/// One of the 64 cells, `index = 16*z + 4*y + x` with `z` the layer (0 at the bottom).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct Cell(u8);
+pub use score4_game::Cell;
 
-impl Cell {
+/// What a [`Cell`] (a bit index) means on the 4×4×4 board: `index = 16*z + 4*y + x`, with `z`
+/// the layer (0 at the bottom) and `(x, y)` the column.
+///
+/// ```
+/// use score4_board::{Cell, CellCoordinates, Column};
+/// let cell = Cell::new(1, 2, 3);
+/// assert_eq!(cell.index(), 16 * 3 + 4 * 2 + 1);
+/// assert_eq!((cell.x(), cell.y(), cell.z()), (1, 2, 3));
+/// assert_eq!(cell.column(), Column::new(9).unwrap());
+/// ```
+pub trait CellCoordinates: Copy {
     /// The cell at column `(x, y)` and layer `z`, each in `0..4`.
     ///
     /// # Panics
     /// If a coordinate is 4 or more.
-    pub const fn new(x: u8, y: u8, z: u8) -> Cell {
-        assert!(x < 4 && y < 4 && z < 4, "cell coordinate out of range");
-        Cell(16 * z + 4 * y + x)
-    }
-
-    /// The cell with bit index `index` (`0..64`).
-    ///
-    /// # Panics
-    /// If `index >= 64` (in debug builds only).
-    #[inline(always)]
-    pub const fn from_index(index: u8) -> Cell {
-        debug_assert!(index < 64);
-        Cell(index)
-    }
-
-    /// Bit index `16*z + 4*y + x`.
-    #[inline(always)]
-    pub const fn index(self) -> u8 {
-        self.0
-    }
+    fn new(x: u8, y: u8, z: u8) -> Self;
     /// Coordinate `x` (`0..4`).
-    pub const fn x(self) -> u8 {
-        self.0 & 3
-    }
+    fn x(self) -> u8;
     /// Coordinate `y` (`0..4`).
-    pub const fn y(self) -> u8 {
-        self.0 >> 2 & 3
-    }
+    fn y(self) -> u8;
     /// Layer `z` (`0..4`, 0 at the bottom).
-    #[inline(always)]
-    pub const fn z(self) -> u8 {
-        self.0 >> 4
-    }
+    fn z(self) -> u8;
     /// The column the cell stands in.
+    fn column(self) -> Column;
+}
+
+impl CellCoordinates for Cell {
+    fn new(x: u8, y: u8, z: u8) -> Cell {
+        assert!(x < 4 && y < 4 && z < 4, "cell coordinate out of range");
+        Cell::from_index(16 * z + 4 * y + x)
+    }
     #[inline(always)]
-    pub const fn column(self) -> Column {
-        Column(self.0 & 15)
+    fn x(self) -> u8 {
+        self.index() & 3
+    }
+    #[inline(always)]
+    fn y(self) -> u8 {
+        self.index() >> 2 & 3
+    }
+    #[inline(always)]
+    fn z(self) -> u8 {
+        self.index() >> 4
+    }
+    #[inline(always)]
+    fn column(self) -> Column {
+        Column(self.index() & 15)
     }
 }
 
 /// All 64 cells in index order.
 pub const CELLS: [Cell; 64] = {
-    let mut cells = [Cell(0); 64];
+    let mut cells = [Cell::from_index(0); 64];
     let mut i = 0;
     while i < 64 {
-        cells[i] = Cell(i as u8);
+        cells[i] = Cell::from_index(i as u8);
         i += 1;
     }
     cells

@@ -159,8 +159,8 @@ pub const fn table_key(mover: u64, occupied: u64) -> u128 {
 /// ```
 /// use score4_board::key::{table_key_stones, TABLE_KEY_FULL_BOARD};
 /// use score4_board::symmetry::SymmetryGroup;
-/// use score4_board::Game;
-/// let game: Game = "0FC3484B7".parse().unwrap();
+/// use score4_board::GameRecord;
+/// let game: GameRecord = "0FC3484B7".parse().unwrap();
 /// let key = game.position().table_key_within(SymmetryGroup::TRIVIAL);
 /// assert_eq!(table_key_stones(key), 9);
 /// assert_eq!(table_key_stones(0), 0);

@@ -1,32 +1,13 @@
 //! Move strings (`0FC3484B7`): one hex digit per move naming the column, whitespace ignored;
-//! and [`Game`], a position together with the moves that reached it and whether the game is over.
+//! and [`GameRecord`], a position together with the moves that reached it and whether the game is over.
 
 use core::fmt;
 use core::str::FromStr;
 
 use crate::geometry::Column;
-use crate::position::{Colour, Position};
+use crate::position::Position;
 
-/// How a game stands.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Outcome {
-    /// Nobody has four and the board is not full.
-    Ongoing,
-    /// This player made four in a line with the last move.
-    Won(Colour),
-    /// The board is full and nobody has four.
-    Draw,
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Outcome::Ongoing => f.write_str("the game goes on"),
-            Outcome::Won(colour) => write!(f, "{} has won", colour.symbol()),
-            Outcome::Draw => f.write_str("the board is full: a draw"),
-        }
-    }
-}
+pub use score4_game::Outcome;
 
 /// What is wrong with a move string, naming the move (1-based) and why.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -115,35 +96,35 @@ fn columns(moves: &str) -> impl Iterator<Item = Result<Column, NotationError>> +
 /// A game: the moves played from the empty board, the position they reach, and the outcome.
 ///
 /// ```
-/// use score4_board::{Game, Outcome, Colour};
-/// let mut game: Game = "0 F C 3 4 8 4 B 7".parse().unwrap();
+/// use score4_board::{GameRecord, Outcome, Colour};
+/// let mut game: GameRecord = "0 F C 3 4 8 4 B 7".parse().unwrap();
 /// assert_eq!(game.to_string(), "0FC3484B7");
 /// assert_eq!(game.outcome(), Outcome::Ongoing);
 /// // Four X stones in column 0: the fourth wins.
-/// let won: Game = "01020".parse::<Game>().unwrap();
+/// let won: GameRecord = "01020".parse::<GameRecord>().unwrap();
 /// assert_eq!(won.outcome(), Outcome::Ongoing);
-/// let won: Game = "0102030".parse::<Game>().unwrap();
+/// let won: GameRecord = "0102030".parse::<GameRecord>().unwrap();
 /// assert_eq!(won.outcome(), Outcome::Won(Colour::White));
-/// assert_eq!("01020304".parse::<Game>().unwrap_err().to_string(),
+/// assert_eq!("01020304".parse::<GameRecord>().unwrap_err().to_string(),
 ///            "move 8 (column 4): the game is already over (X has won)");
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Game {
+pub struct GameRecord {
     position: Position,
     moves: Vec<Column>,
     outcome: Outcome,
 }
 
-impl Default for Game {
-    fn default() -> Game {
-        Game::new()
+impl Default for GameRecord {
+    fn default() -> GameRecord {
+        GameRecord::new()
     }
 }
 
-impl Game {
+impl GameRecord {
     /// The empty board, white to move.
-    pub fn new() -> Game {
-        Game {
+    pub fn new() -> GameRecord {
+        GameRecord {
             position: Position::EMPTY,
             moves: Vec::new(),
             outcome: Outcome::Ongoing,
@@ -197,12 +178,12 @@ impl Game {
     }
 }
 
-impl FromStr for Game {
+impl FromStr for GameRecord {
     type Err = NotationError;
 
     /// Reads and plays the moves one at a time, so the error is the first fault in reading order.
-    fn from_str(moves: &str) -> Result<Game, NotationError> {
-        let mut game = Game::new();
+    fn from_str(moves: &str) -> Result<GameRecord, NotationError> {
+        let mut game = GameRecord::new();
         for column in columns(moves) {
             game.play(column?)?;
         }
@@ -210,7 +191,7 @@ impl FromStr for Game {
     }
 }
 
-impl fmt::Display for Game {
+impl fmt::Display for GameRecord {
     /// The normalised move string: upper-case digits, no spaces.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.moves

@@ -4,53 +4,13 @@
 
 use core::fmt;
 
-use crate::bitboard::BitBoard;
+use crate::bitboard::{Layers, BOTTOM};
 use crate::geometry::{lines_in, Cell, Column, ALL_LINES, LINES, LINE_SET_THROUGH};
 use crate::key::{least_image_key, least_image_table_key, table_key, SymmetricKeys};
 use crate::symmetry::{Symmetry, SymmetryGroup};
+use score4_game::BitBoard;
 
-/// A player. White (`X`) moves first, black (`O`) second.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Colour {
-    /// The first player, drawn `X`.
-    White = 0,
-    /// The second player, drawn `O`.
-    Black = 1,
-}
-
-impl Colour {
-    /// The other player.
-    #[inline(always)]
-    pub const fn other(self) -> Colour {
-        match self {
-            Colour::White => Colour::Black,
-            Colour::Black => Colour::White,
-        }
-    }
-
-    /// `0` for white, `1` for black.
-    #[inline(always)]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// `X` for white, `O` for black.
-    pub const fn symbol(self) -> char {
-        match self {
-            Colour::White => 'X',
-            Colour::Black => 'O',
-        }
-    }
-}
-
-impl fmt::Display for Colour {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Colour::White => "X (first player)",
-            Colour::Black => "O (second player)",
-        })
-    }
-}
+pub use score4_game::Colour;
 
 /// Why a pair of stone sets is not a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -95,9 +55,9 @@ impl std::error::Error for PositionError {}
 /// to take it back.
 ///
 /// ```
-/// use score4_board::{Colour, Game};
+/// use score4_board::{Colour, GameRecord};
 /// // The report's line up to black's 4th stone.
-/// let game: Game = "0F C3 48 4B".parse().unwrap();
+/// let game: GameRecord = "0F C3 48 4B".parse().unwrap();
 /// let position = game.position();
 /// assert_eq!(position.count(), 8);
 /// assert_eq!(position.mover(), Colour::White);
@@ -152,7 +112,7 @@ impl Position {
             return Err(PositionError::Overlap);
         }
         let filled = white | black;
-        if !(filled & !filled.up() & !BitBoard::BOTTOM).is_empty() {
+        if !(filled & !filled.up() & !BOTTOM).is_empty() {
             return Err(PositionError::Floating);
         }
         if white.len() != black.len() && white.len() != black.len() + 1 {
@@ -323,17 +283,17 @@ impl Position {
     /// keys ([`SymmetryGroup::TRIVIAL`]), without computing eight images a key.
     ///
     /// ```
-    /// use score4_board::{Game, Position};
+    /// use score4_board::{GameRecord, Position};
     /// use score4_board::symmetry::SymmetryGroup;
     /// // Every symmetry maps the empty board onto itself.
     /// assert_eq!(Position::EMPTY.transposing_symmetries(), SymmetryGroup::ALL);
     /// // X in columns C and 0, O in F and 3: the mirror in y maps the position onto itself,
     /// // every other symmetry puts an X on an O.
-    /// let game: Game = "CF03".parse().unwrap();
+    /// let game: GameRecord = "CF03".parse().unwrap();
     /// let mirror_in_y = score4_board::Symmetry::new(2).unwrap();
     /// assert_eq!(game.position().transposing_symmetries(), SymmetryGroup::generated_by([mirror_in_y]));
     /// // Five stones can already rule out every symmetry.
-    /// let game: Game = "E1D82".parse().unwrap();
+    /// let game: GameRecord = "E1D82".parse().unwrap();
     /// assert_eq!(game.position().transposing_symmetries(), SymmetryGroup::TRIVIAL);
     /// ```
     pub fn transposing_symmetries(&self) -> SymmetryGroup {

@@ -1,6 +1,7 @@
 //! Text drawings of the board: the four layers side by side, bottom layer on the left.
 
 use crate::geometry::Cell;
+use crate::geometry::CellCoordinates;
 
 /// Draws the four layers side by side, bottom layer (`z=0`) on the left, row `y = 0` on top and
 /// `x` growing to the right, so that the cell `16*z + 4*y + x` stands where the report draws it.

@@ -1,8 +1,8 @@
 //! The 8 symmetries of the board: the symmetries of the square acting on `(x, y)` in every layer
 //! (gravity fixes `z`). The report's `flipLR`, `flipUD` and `flipDI` generate them.
 
-use crate::bitboard::BitBoard;
 use crate::geometry::{Cell, Column};
+use crate::BitBoard;
 
 /// Mirror `x ↦ 3 - x` in every layer (the report's `flipLR`).
 #[inline(always)]
@@ -206,7 +206,7 @@ const PROBE: u64 = 0b11;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::{LINES, LINE_COUNT};
+    use crate::geometry::{CellCoordinates, LINES, LINE_COUNT};
 
     /// The symmetry by coordinates, independent of the bit tricks above.
     fn by_coordinates(s: Symmetry, cell: Cell) -> Cell {

@@ -9,7 +9,8 @@ mod common;
 
 use proptest::prelude::*;
 use score4_board::geometry::LINES;
-use score4_board::{Colour, Column, Game, NotationError, Outcome, Position};
+use score4_board::CellCoordinates;
+use score4_board::{Colour, Column, GameRecord, NotationError, Outcome, Position};
 
 /// What a move string should give: the stones, the columns played and the outcome.
 #[derive(Debug, PartialEq)]
@@ -76,9 +77,9 @@ fn referee(text: &str) -> Result<Record, NotationError> {
     })
 }
 
-/// What `Game`'s parser makes of `text`, in the referee's terms.
+/// What `GameRecord`'s parser makes of `text`, in the referee's terms.
 fn parsed(text: &str) -> Result<Record, NotationError> {
-    let game: Game = text.parse()?;
+    let game: GameRecord = text.parse()?;
     Ok(Record {
         white: game.position().stones(Colour::White).0,
         black: game.position().stones(Colour::Black).0,
@@ -89,8 +90,8 @@ fn parsed(text: &str) -> Result<Record, NotationError> {
 
 /// A legal game: each choice picks one of the columns still open (modulo their number); the game
 /// stops at its end (four or full board) or when the choices run out.
-fn legal_game(choices: &[u8]) -> Game {
-    let mut game = Game::new();
+fn legal_game(choices: &[u8]) -> GameRecord {
+    let mut game = GameRecord::new();
     for &choice in choices {
         if game.outcome() != Outcome::Ongoing {
             break;
@@ -105,12 +106,12 @@ fn legal_game(choices: &[u8]) -> Game {
 }
 
 /// Legal games, finished or not.
-fn legal_games() -> impl Strategy<Value = Game> {
+fn legal_games() -> impl Strategy<Value = GameRecord> {
     prop::collection::vec(any::<u8>(), 0..=64).prop_map(|choices| legal_game(&choices))
 }
 
 /// Legal games that are not over: a finished game loses its last move.
-fn ongoing_games() -> impl Strategy<Value = Game> {
+fn ongoing_games() -> impl Strategy<Value = GameRecord> {
     prop::collection::vec(any::<u8>(), 0..=64).prop_map(|mut choices| {
         let game = legal_game(&choices);
         if game.outcome() == Outcome::Ongoing {
@@ -218,7 +219,7 @@ proptest! {
         let text = game.to_string();
         prop_assert_eq!(text.len(), game.moves().len());
         prop_assert!(text.chars().all(|c| c.is_ascii_digit() || ('A'..='F').contains(&c)));
-        prop_assert_eq!(text.parse::<Game>(), Ok(game));
+        prop_assert_eq!(text.parse::<GameRecord>(), Ok(game));
     }
 
     /// Guards DESIGN §2: whitespace anywhere and lower-case digits do not change the game.
@@ -228,13 +229,13 @@ proptest! {
         (lead, decorations) in decorations(),
     ) {
         let text = decorate(&game.to_string(), lead, &decorations);
-        let reparsed: Game = text.parse().unwrap();
+        let reparsed: GameRecord = text.parse().unwrap();
         prop_assert_eq!(reparsed.to_string(), game.to_string());
         prop_assert_eq!(reparsed, game);
     }
 
     /// Guards the parser against the rules: on strings that hit full columns, finished games and
-    /// bad characters, `Game`'s result (stones, moves, outcome, or the error with its move number)
+    /// bad characters, `GameRecord`'s result (stones, moves, outcome, or the error with its move number)
     /// is the referee's.
     #[test]
     fn parsing_agrees_with_the_referee(text in move_strings()) {
@@ -254,7 +255,7 @@ proptest! {
         let column = Column::new(c).unwrap();
         let height = (game.position().occupied() & column.cells()).len() as usize;
         let text = format!("{game}{}", column.to_string().repeat(5 - height));
-        let error = text.parse::<Game>().unwrap_err();
+        let error = text.parse::<GameRecord>().unwrap_err();
         prop_assert_eq!(Err(error), referee(&text));
         match error {
             NotationError::ColumnFull { move_number, column: full } => {
@@ -278,7 +279,7 @@ proptest! {
         let column = Column::new(c).unwrap();
         let text = format!("{game}{column}");
         prop_assert_eq!(
-            text.parse::<Game>(),
+            text.parse::<GameRecord>(),
             Err(NotationError::GameOver {
                 move_number: game.moves().len() + 1,
                 column,
@@ -289,7 +290,7 @@ proptest! {
         prop_assert_eq!(game.position().mover(), winner.other());
     }
 
-    /// Guards `Game::play`: a refused move leaves the game exactly as it was.
+    /// Guards `GameRecord::play`: a refused move leaves the game exactly as it was.
     #[test]
     fn a_refused_move_leaves_the_game_unchanged(game in legal_games()) {
         for column in Column::all() {
@@ -339,7 +340,7 @@ proptest! {
     /// Guards "never crashes": any text at all gives a game or an error, without panicking.
     #[test]
     fn arbitrary_text_never_panics(text in any::<String>()) {
-        let _ = text.parse::<Game>();
+        let _ = text.parse::<GameRecord>();
         let _ = score4_board::notation::parse_columns(&text);
     }
 }
@@ -411,7 +412,7 @@ fn each_bad_input_gives_its_documented_error() {
         ),
     ];
     for (text, error) in cases {
-        assert_eq!(text.parse::<Game>(), Err(error), "{text:?}");
+        assert_eq!(text.parse::<GameRecord>(), Err(error), "{text:?}");
         assert_eq!(referee(text), Err(error), "referee on {text:?}");
         assert_eq!(number_in_message(&error), error.move_number(), "{error}");
     }
@@ -426,13 +427,13 @@ fn a_move_after_a_full_board_is_game_over() {
     let cells = common::find_drawn_game(0xD2A, 10_000)
         .expect("a drawn game within the search budget (seed 0xD2A)");
     let text: String = cells.iter().map(|cell| cell.column().to_char()).collect();
-    let game: Game = text.parse().unwrap();
+    let game: GameRecord = text.parse().unwrap();
     assert_eq!(game.outcome(), Outcome::Draw, "{text}");
     assert!(game.position().is_full());
     assert!(!game.position().has_four(Colour::White) && !game.position().has_four(Colour::Black));
     for column in Column::all() {
         assert_eq!(
-            format!("{text}{column}").parse::<Game>(),
+            format!("{text}{column}").parse::<GameRecord>(),
             Err(NotationError::GameOver {
                 move_number: 65,
                 column,

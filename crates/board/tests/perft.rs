@@ -4,7 +4,7 @@
 //! These counts exercise `playable`, `play`/`after` and the incremental threats behind `wins_with`
 //! on millions of positions; a single wrong threat changes the win counts from ply 7 on.
 
-use score4_board::{Game, Position};
+use score4_board::{GameRecord, Position};
 
 /// `(plies, move sequences, of which the last move wins)` from DESIGN §4b.
 const PERFT: [(u32, u64, u64); 8] = [
@@ -40,9 +40,9 @@ fn perft(position: &Position, depth: u32) -> (u64, u64) {
     totals
 }
 
-/// A slow perft through the public game record (`Game::play` on clones, one column at a time),
+/// A slow perft through the public game record (`GameRecord::play` on clones, one column at a time),
 /// sharing no code with [`perft`] but the board itself.
-fn perft_by_game(game: &Game, depth: u32) -> (u64, u64) {
+fn perft_by_game(game: &GameRecord, depth: u32) -> (u64, u64) {
     let mut totals = (0, 0);
     for column in score4_board::Column::all() {
         let mut child = game.clone();
@@ -82,13 +82,13 @@ fn perft_up_to_six_plies_matches_the_design_table() {
     }
 }
 
-/// Guards the fast perft itself: it agrees with a naive count through `Game::play` up to 4 plies.
+/// Guards the fast perft itself: it agrees with a naive count through `GameRecord::play` up to 4 plies.
 #[test]
 fn fast_perft_agrees_with_a_naive_count_through_game() {
     for plies in 1..=4 {
         assert_eq!(
             perft(&Position::EMPTY, plies),
-            perft_by_game(&Game::new(), plies),
+            perft_by_game(&GameRecord::new(), plies),
             "perft({plies})"
         );
     }
@@ -99,7 +99,7 @@ fn fast_perft_agrees_with_a_naive_count_through_game() {
 #[test]
 fn fast_perft_agrees_with_naive_count_where_wins_happen() {
     for moves in ["0F C3 48 4B 7", "0102 03", "05AF 16B"] {
-        let game: Game = moves.parse().unwrap();
+        let game: GameRecord = moves.parse().unwrap();
         for plies in 1..=3 {
             let fast = perft(game.position(), plies);
             let slow = perft_by_game(&game, plies);

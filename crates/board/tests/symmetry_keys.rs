@@ -7,6 +7,7 @@
 
 mod common;
 
+use score4_board::CellCoordinates;
 use std::collections::HashSet;
 
 use common::{has_four, XorShift};
@@ -359,7 +360,7 @@ fn incremental_state_matches_definitions_along_random_games() {
 /// positions with 4 distinct keys, and the mirror's key is the identity's.
 #[test]
 fn a_mirror_symmetric_position_has_four_distinct_image_keys() {
-    let game: score4_board::Game = "596A".parse().unwrap();
+    let game: score4_board::GameRecord = "596A".parse().unwrap();
     let keys = game.position().keys();
     let mirror_in_x = Symmetry::new(1).unwrap();
     assert_eq!(keys.image(mirror_in_x), keys.image(Symmetry::IDENTITY));

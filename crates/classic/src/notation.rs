@@ -1,10 +1,10 @@
-//! Pons's notation of the classic game: [`ClassicGame`] records, read from and written as
+//! Pons's notation of the classic game: [`ClassicRecord`] records, read from and written as
 //! move strings (one digit `1`–`7` per move), and [`ClassicError`].
 
 use std::fmt;
 use std::str::FromStr;
 
-use score4_board::{Colour, Outcome};
+use score4_game::{Colour, Outcome};
 
 use crate::position::ClassicPosition;
 
@@ -60,13 +60,13 @@ impl std::error::Error for ClassicError {}
 
 /// A game of the classic board: the position and the columns (0-based) that reached it.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
-pub struct ClassicGame {
+pub struct ClassicRecord {
     position: ClassicPosition,
     moves: Vec<u32>,
     over: bool,
 }
 
-impl ClassicGame {
+impl ClassicRecord {
     /// Plays in `column` (0-based); on error the game is unchanged.
     pub fn play(&mut self, column: u32) -> Result<(), ClassicError> {
         let move_number = self.moves.len() + 1;
@@ -122,13 +122,13 @@ impl ClassicGame {
     }
 }
 
-impl FromStr for ClassicGame {
+impl FromStr for ClassicRecord {
     type Err = ClassicError;
 
     /// Pons's notation: one digit `1`–`7` per move, whitespace ignored; the first fault in
     /// reading order is the error.
-    fn from_str(moves: &str) -> Result<ClassicGame, ClassicError> {
-        let mut game = ClassicGame::default();
+    fn from_str(moves: &str) -> Result<ClassicRecord, ClassicError> {
+        let mut game = ClassicRecord::default();
         for (i, character) in moves.chars().filter(|c| !c.is_whitespace()).enumerate() {
             let column = match character.to_digit(10) {
                 Some(d @ 1..=7) => d - 1,
@@ -145,7 +145,7 @@ impl FromStr for ClassicGame {
     }
 }
 
-impl fmt::Display for ClassicGame {
+impl fmt::Display for ClassicRecord {
     /// The move string in Pons's notation.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.moves
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn outcomes_name_the_winner() {
-        let outcome = |moves: &str| moves.parse::<ClassicGame>().unwrap().outcome();
+        let outcome = |moves: &str| moves.parse::<ClassicRecord>().unwrap().outcome();
         assert_eq!(outcome("4455667"), Outcome::Won(Colour::White));
         assert_eq!(outcome("14455667"), Outcome::Won(Colour::Black));
         assert_eq!(outcome("445566"), Outcome::Ongoing);
@@ -168,23 +168,23 @@ mod tests {
 
     #[test]
     fn notation_round_trips_and_errors_name_the_move() {
-        let game: ClassicGame = "4453 1".parse().unwrap();
+        let game: ClassicRecord = "4453 1".parse().unwrap();
         assert_eq!(game.to_string(), "44531");
         assert_eq!(game.position().count(), 5);
         assert_eq!(
-            "448".parse::<ClassicGame>().unwrap_err().to_string(),
+            "448".parse::<ClassicRecord>().unwrap_err().to_string(),
             "move 3: '8' is not a column (1-7)"
         );
         assert_eq!(
-            "1111111".parse::<ClassicGame>().unwrap_err().to_string(),
+            "1111111".parse::<ClassicRecord>().unwrap_err().to_string(),
             "move 7: column 1 is full"
         );
         assert_eq!(
-            "12121212".parse::<ClassicGame>().unwrap_err().to_string(),
+            "12121212".parse::<ClassicRecord>().unwrap_err().to_string(),
             "move 8 (column 2): the game is already over"
         );
         assert!("1212121"
-            .parse::<ClassicGame>()
+            .parse::<ClassicRecord>()
             .unwrap()
             .position()
             .has_four(true));

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use score4_board::{BitBoard, Cell};
+use score4_game::{BitBoard, Cell};
 
 use crate::geometry::{BOARD, BOTTOM, CELLS, HEIGHT, STRIDE, WIDTH};
 
@@ -242,7 +242,7 @@ impl fmt::Debug for ClassicPosition {
 mod tests {
     use super::*;
     use crate::geometry::{LINES, ODD_ROWS};
-    use crate::ClassicGame;
+    use crate::ClassicRecord;
 
     /// Four in a line by brute force over the cells, for the shifts to be checked against.
     fn threats_by_hand(position: &ClassicPosition, first: bool) -> u64 {
@@ -279,7 +279,7 @@ mod tests {
     fn threats_keys_and_mirrors_match_brute_force_along_random_games_and_moves() {
         let mut seed = 12345u64;
         for _ in 0..2000 {
-            let mut game = ClassicGame::default();
+            let mut game = ClassicRecord::default();
             loop {
                 seed = seed
                     .wrapping_mul(6364136223846793005)
@@ -289,7 +289,7 @@ mod tests {
                     assert_eq!(position.threats(first).0, threats_by_hand(&position, first));
                 }
                 // The mirror image's key is the key of the mirrored stones.
-                let mut mirror = ClassicGame::default();
+                let mut mirror = ClassicRecord::default();
                 for &c in game.moves() {
                     mirror.play(WIDTH - 1 - c).unwrap();
                 }

@@ -4,47 +4,51 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use score4_analysis::{analyze, Analysis, Board, MoveValue};
-use score4_board::Outcome;
-use score4_solver::{Format, Game, TranspositionTable};
+use score4_engine::{
+    physical_cores, Analysis, Engine, Game, Memory, Mode, MoveValue, Outcome, Record, Replacement,
+    Settings,
+};
 
-use crate::record::Record;
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
 
-/// A table of bounds of `bytes` (default: the game's [`Record::TABLE_BYTES`]) for `R`'s keys,
-/// or the message and exit code for the user.
-pub fn bounds_table<R: Record>(
+/// An engine with a table of bounds of `bytes` (default: the game's
+/// [`Record::DEFAULT_TABLE_BYTES`]) for analysis and play, or the message and exit code for
+/// the user.
+pub fn analysis_engine<R: Record>(
     command: &str,
     bytes: Option<u64>,
-    replacement: score4_solver::Replacement,
-) -> Result<TranspositionTable, ExitCode> {
-    let bytes = bytes.unwrap_or(R::TABLE_BYTES);
-    let threads = crate::machine::physical_cores();
-    let key_width = R::Board::KEY_WIDTH;
-    TranspositionTable::with_key_width(bytes, replacement, Format::Bounds, threads, key_width)
-        .map_err(|error| {
-            eprintln!("{} {command}: --tt-size: {error}", R::PROGRAM);
-            if error.is_bad_input() {
-                ExitCode::from(EXIT_BAD_INPUT)
-            } else {
-                ExitCode::FAILURE
-            }
-        })
+    replacement: Replacement,
+) -> Result<Engine<R::Position>, ExitCode> {
+    let bytes = bytes.unwrap_or(R::DEFAULT_TABLE_BYTES);
+    let settings = Settings {
+        replacement,
+        ..Settings::new(Mode::Exact, Memory::Table(bytes)).threads(physical_cores())
+    };
+    Engine::new(settings).map_err(|error| {
+        eprintln!("{} {command}: --tt-size: {error}", R::COMMAND);
+        if error.is_bad_input() {
+            ExitCode::from(EXIT_BAD_INPUT)
+        } else {
+            ExitCode::FAILURE
+        }
+    })
 }
 
 /// The game to analyse or play from, or the message and exit code for the user: it must be
 /// read without error and still going on.
 pub fn ongoing_game<R: Record>(command: &str, moves: &str) -> Result<R, ExitCode> {
-    let game = R::parse(moves).map_err(|error| {
-        eprintln!("{} {command}: {moves:?}: {error}", R::PROGRAM);
-        ExitCode::from(EXIT_BAD_INPUT)
-    })?;
+    let game: R = moves
+        .parse()
+        .map_err(|error: <R as std::str::FromStr>::Err| {
+            eprintln!("{} {command}: {moves:?}: {error}", R::COMMAND);
+            ExitCode::from(EXIT_BAD_INPUT)
+        })?;
     match game.outcome() {
         Outcome::Ongoing => Ok(game),
         finished => {
             eprintln!(
                 "{} {command}: {moves:?}: nothing to play, the game is over ({finished})",
-                R::PROGRAM
+                R::COMMAND
             );
             Err(ExitCode::from(EXIT_BAD_INPUT))
         }
@@ -106,7 +110,7 @@ struct JsonAnalysis<'a> {
     seconds: f64,
 }
 
-fn json_move<C: std::fmt::Display>(m: &score4_analysis::MoveAnalysis<C>) -> JsonMove {
+fn json_move<C: std::fmt::Display>(m: &score4_engine::MoveAnalysis<C>) -> JsonMove {
     let range = m.value.range();
     let (kind, estimate) = match m.value {
         MoveValue::Exact(_) => ("exact", None),
@@ -131,7 +135,7 @@ pub fn line_text<C: std::fmt::Display>(columns: &[C]) -> String {
 }
 
 /// The board with the table of moves beside it, then the best move and the variation.
-pub fn report<R: Record>(game: &R, analysis: &Analysis<<R::Board as Board>::Column>) -> String {
+pub fn report<R: Record>(game: &R, analysis: &Analysis<<R::Position as Game>::Column>) -> String {
     let board = game.board_text();
     let board_lines: Vec<&str> = board.lines().collect();
     let width = board_lines
@@ -183,12 +187,12 @@ pub fn run<R: Record>(args: AnalyzeArgs) -> ExitCode {
         Ok(game) => game,
         Err(code) => return code,
     };
-    let table = match bounds_table::<R>("analyze", args.tt_size, args.replacement) {
-        Ok(table) => table,
+    let engine = match analysis_engine::<R>("analyze", args.tt_size, args.replacement) {
+        Ok(engine) => engine,
         Err(code) => return code,
     };
     let start = Instant::now();
-    let analysis = analyze(game.position(), &table, args.time);
+    let analysis = engine.analyze(game.position(), args.time);
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
         let json = JsonAnalysis {

@@ -9,8 +9,8 @@ use std::time::Duration;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use score4_bench::protocol::{read_set, run_difficulty, set_path};
 use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, Progress};
-use score4_board::Game;
-use score4_solver::{LeafArea, TableError, TranspositionTable};
+use score4_board::GameRecord;
+use score4_engine::{LeafArea, Setting, TableError, TranspositionTable};
 
 use crate::size::format_bytes;
 use crate::{BenchArgs, BenchCommand, EXIT_BAD_INPUT};
@@ -51,7 +51,7 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         return bad_input(format!("--tt-size: {error}"));
     }
     // Read every set first: a bad or missing file stops the run before any work is done.
-    let mut sets: Vec<(u32, Vec<Game>)> = Vec::new();
+    let mut sets: Vec<(u32, Vec<GameRecord>)> = Vec::new();
     for difficulty in difficulties(&args) {
         let path = set_path(&args.sets, difficulty);
         match read_set(&path, args.positions) {
@@ -113,11 +113,10 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         bar.finish_and_clear();
         let result = match result {
             Ok(result) => result,
-            Err(BenchError::Table(error)) if error.is_bad_input() => {
-                let option = if error.concerns_leaf_area() {
-                    "--leaf-area"
-                } else {
-                    "--tt-size"
+            Err(BenchError::Engine(error)) if error.is_bad_input() => {
+                let option = match error.setting() {
+                    Setting::LeafArea => "--leaf-area",
+                    Setting::TableSize | Setting::MemoryBudget => "--tt-size",
                 };
                 return bad_input(format!("{option}: {error}"));
             }

@@ -8,7 +8,7 @@ use std::fmt;
 use std::io::BufRead;
 use std::path::PathBuf;
 
-use score4_board::{Game, NotationError};
+use score4_engine::{Outcome, Record};
 
 /// Where a position came from: a line of a file or stdin, or a command-line argument.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,14 +42,14 @@ impl fmt::Display for Origin {
 pub enum InputError {
     /// The move string breaks the notation or the rules.
     #[error("{0}")]
-    Notation(#[from] NotationError),
+    Notation(String),
     /// The game is already over: there is nothing to solve.
     #[error("the game is already over ({0})")]
-    Finished(score4_board::Outcome),
+    Finished(Outcome),
 }
 
 /// One input position: where it came from, the text as given, and the game or what is wrong.
-pub struct Entry<G = Game, E = InputError> {
+pub struct Entry<G, E = InputError> {
     /// Where it came from.
     pub origin: Origin,
     /// The move string as written (trimmed).
@@ -91,8 +91,8 @@ impl Source {
 
     /// Calls `each` for every position in order; a bad position is passed on as an error entry,
     /// a read failure stops the reading and is returned.
-    pub fn for_each(self, each: impl FnMut(Entry)) -> Result<(), ReadError> {
-        self.for_each_parsed(parse_game, each)
+    pub fn for_each<R: Record>(self, each: impl FnMut(Entry<R>)) -> Result<(), ReadError> {
+        self.for_each_parsed(parse_game::<R>, each)
     }
 
     /// [`Self::for_each`] with positions read by `parse` (for another game's notation).
@@ -127,10 +127,12 @@ impl Source {
 }
 
 /// Parses a move string of a position to work on: a game that is not over.
-pub fn parse_game(text: &str) -> Result<Game, InputError> {
-    let game: Game = text.parse()?;
+pub fn parse_game<R: Record>(text: &str) -> Result<R, InputError> {
+    let game: R = text
+        .parse()
+        .map_err(|error: <R as std::str::FromStr>::Err| InputError::Notation(error.to_string()))?;
     match game.outcome() {
-        score4_board::Outcome::Ongoing => Ok(game),
+        Outcome::Ongoing => Ok(game),
         finished => Err(InputError::Finished(finished)),
     }
 }

@@ -3,12 +3,10 @@
 
 mod analyze;
 mod bench;
-mod classic;
 mod input;
-mod machine;
 mod play;
+mod pons;
 mod progress;
-mod record;
 mod show;
 mod size;
 mod solve;
@@ -17,8 +15,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use score4_parallel::Assumption;
-use score4_solver::{LeafArea, Replacement};
+use score4_board::GameRecord;
+use score4_classic::ClassicRecord;
+use score4_engine::{Assumption, LeafArea, Mode, Replacement};
 
 /// Solve, analyse and generate positions of Connect Four 3D (Score Four, Sogo).
 #[derive(Parser)]
@@ -104,7 +103,7 @@ pub struct SolveArgs {
     /// the winner's k-th stone scores 33 - k, a loss the negative). wdl and exact need a table
     /// of at least 521 MiB (TWOBIG; 261 MiB for NEW and BIG).
     #[arg(long, default_value = "first-wins", value_parser = parse_mode)]
-    mode: score4_solver::Mode,
+    mode: Mode,
     /// Worker threads (default: one per physical core). 1 runs the sequential solver alone;
     /// more run the job-level parallel solver, which gives the same values.
     #[arg(long, value_parser = parse_threads)]
@@ -271,7 +270,7 @@ pub struct BenchArgs {
     #[arg(long, default_value = "bench/positions")]
     sets: PathBuf,
     /// With --game classic: directory of Pons's test sets (Test_L3_R1 ... Test_L1_R3).
-    #[arg(long, default_value = "../shared/data/pons")]
+    #[arg(long, default_value = "bench/pons")]
     pons: PathBuf,
     /// With --game classic: run only this one of Pons's sets (e.g. Test_L2_R2).
     #[arg(long)]
@@ -329,7 +328,7 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     Ok(duration)
 }
 
-fn parse_mode(text: &str) -> Result<score4_solver::Mode, String> {
+fn parse_mode(text: &str) -> Result<Mode, String> {
     text.parse()
 }
 
@@ -383,38 +382,41 @@ fn main() -> ExitCode {
             };
         }
     };
-    if cli.game == GameKind::Classic {
-        return match cli.command {
-            Command::Solve(args) => classic::solve(args),
-            Command::Bench(args) if args.command.is_none() => classic::bench(args),
-            Command::Analyze(args) => analyze::run::<score4_classic::ClassicGame>(args),
-            Command::Play(args) => play::run::<score4_classic::ClassicGame>(args),
-            _ => {
-                eprintln!(
-                    "score4 --game classic: solve, bench, analyze and play are available for \
-                     the classic game (not show, gen or the bench's sub-commands)"
-                );
-                ExitCode::from(EXIT_BAD_INPUT)
-            }
-        };
-    }
+    let game = cli.game;
     match cli.command {
-        Command::Solve(args) => solve::run(args),
-        Command::Bench(args) => bench::run(args),
-        Command::Analyze(args) => analyze::run::<score4_board::Game>(args),
-        Command::Play(args) => play::run::<score4_board::Game>(args),
-        Command::Show { moves } => show::run(&moves),
+        Command::Solve(args) => match game {
+            GameKind::Space => solve::run::<GameRecord>(args),
+            GameKind::Classic => solve::run::<ClassicRecord>(args),
+        },
+        Command::Analyze(args) => match game {
+            GameKind::Space => analyze::run::<GameRecord>(args),
+            GameKind::Classic => analyze::run::<ClassicRecord>(args),
+        },
+        Command::Play(args) => match game {
+            GameKind::Space => play::run::<GameRecord>(args),
+            GameKind::Classic => play::run::<ClassicRecord>(args),
+        },
+        Command::Bench(args) if game == GameKind::Space => bench::run(args),
+        Command::Bench(args) if args.command.is_none() => pons::bench(args),
+        Command::Show { moves } if game == GameKind::Space => show::run(&moves),
         Command::Gen {
             stones,
             count,
             seed,
-        } => {
+        } if game == GameKind::Space => {
             println!("# score4 gen --stones {stones} --count {count} --seed {seed}");
-            println!("# random reasonable play (DESIGN §3), {stones} stones, seed {seed}");
+            println!("# random reasonable play (docs/RULES.md), {stones} stones, seed {seed}");
             for game in score4_bench::PositionGenerator::new(stones, seed).take(count) {
                 println!("{game}");
             }
             ExitCode::SUCCESS
+        }
+        _ => {
+            eprintln!(
+                "score4 --game classic: solve, bench, analyze and play are available for \
+                 the classic game (not show, gen or the bench's sub-commands)"
+            );
+            ExitCode::from(EXIT_BAD_INPUT)
         }
     }
 }

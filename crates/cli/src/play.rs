@@ -11,11 +11,9 @@
 use std::io::BufRead;
 use std::process::ExitCode;
 
-use score4_analysis::{Choice, Engine};
-use score4_board::{Colour, Outcome};
+use score4_engine::{Choice, Colour, Game, Outcome, Record};
 
-use crate::analyze::{bounds_table, line_text, ongoing_game, value_text};
-use crate::record::Record;
+use crate::analyze::{analysis_engine, line_text, ongoing_game, value_text};
 use crate::{Humans, PlayArgs, EXIT_BAD_INPUT};
 
 /// Whether `colour` is played by a human.
@@ -40,27 +38,28 @@ fn chosen_value<C: Eq>(choice: &Choice<C>) -> String {
 }
 
 /// The game after `moves`, which were legal when played.
-fn replay<R: Record>(moves: &[<R::Board as score4_analysis::Board>::Column]) -> R {
+fn replay<R: Record>(moves: &[<R::Position as Game>::Column]) -> R {
     let mut game = R::default();
     for &column in moves {
-        game.play(column).expect("moves played before are legal");
+        game.play_column(column)
+            .expect("moves played before are legal");
     }
     game
 }
 
 /// Runs `score4 play`.
 pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
-    let program = R::PROGRAM;
+    let program = R::COMMAND;
     let start = args.start.as_deref().unwrap_or("");
     let mut game: R = match ongoing_game("play", start) {
         Ok(game) => game,
         Err(code) => return code,
     };
-    let table = match bounds_table::<R>("play", args.tt_size, args.replacement) {
-        Ok(table) => table,
+    let engine = match analysis_engine::<R>("play", args.tt_size, args.replacement) {
+        Ok(engine) => engine,
         Err(code) => return code,
     };
-    let engine = Engine::new(&table, args.time);
+    let player = engine.player(args.time);
     let first_own_move = game.columns_played().len();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines().enumerate();
@@ -69,9 +68,9 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
     'game: while game.outcome() == Outcome::Ongoing {
         let mover = game.mover();
         if !is_human(args.human, mover) {
-            let choice = engine.choose(game.position());
+            let choice = player.choose(game.position());
             let value = chosen_value(&choice);
-            game.play(choice.column)
+            game.play_column(choice.column)
                 .expect("the engine plays legal moves");
             println!(
                 "score4 ({}) plays {} — {value}",
@@ -101,7 +100,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
             "quit" | "q" | "exit" => break 'game,
             "show" => print!("{}", game.board_text()),
             "hint" => {
-                let choice = engine.choose(game.position());
+                let choice = player.choose(game.position());
                 let value = chosen_value(&choice);
                 println!(
                     "hint: {} — {value}; line {}",
@@ -143,7 +142,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
                         continue;
                     }
                 };
-                match game.play(column) {
+                match game.play_column(column) {
                     Ok(_) => print!("{}", game.board_text()),
                     Err(error) => {
                         eprintln!("{program} play: input line {number}: {error}");

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use score4_parallel::{MoveStatus, Progress};
+use score4_engine::{MoveStatus, Progress};
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -1,8 +1,9 @@
 //! `score4 show MOVES`: the position drawn, whose move, threats and openings.
 
+use score4_board::CellCoordinates;
 use std::process::ExitCode;
 
-use score4_board::{BitBoard, Colour, Game, Outcome};
+use score4_board::{BitBoard, Colour, GameRecord, Outcome};
 
 use crate::EXIT_BAD_INPUT;
 
@@ -19,7 +20,7 @@ fn cells(set: BitBoard) -> String {
 
 /// Prints the position reached by `moves`.
 pub fn run(moves: &str) -> ExitCode {
-    let game: Game = match moves.parse() {
+    let game: GameRecord = match moves.parse() {
         Ok(game) => game,
         Err(error) => {
             eprintln!("score4 show: {error}");

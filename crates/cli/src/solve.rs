@@ -1,24 +1,24 @@
-//! `score4 solve`: the value of each position in the chosen mode (first-wins, wdl or exact),
-//! with nodes, time and table use.
+//! `score4 solve` (either game): the value of each position in the chosen mode (first-wins,
+//! wdl or exact), with nodes, time and table use. The work is the engine's; this file reads
+//! positions, asks, and prints.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use score4_board::{Colour, Column, Game, Outcome, Position};
-use score4_parallel::Config;
-use score4_solver::table::KEY_WIDTH_3D;
-use score4_solver::{narrow, BestFirst, Mode, SearchStats, Solver, TranspositionTable, Valuation};
+use score4_engine::{
+    default_memory, physical_cores, Engine, Evaluation, Event, Game, Memory, Mode, Outcome, Record,
+    SearchStats, Setting, Settings, TranspositionTable,
+};
 
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
-use crate::machine::{default_memory, physical_cores, split_memory};
 use crate::progress::{ProgressMode, Reporter};
-use crate::record::Record;
 use crate::size::format_bytes;
 use crate::{SolveArgs, EXIT_BAD_INPUT};
 
-/// One JSON line per position (DESIGN §2).
+/// One JSON line per position (docs/RULES.md, "Output").
 #[derive(serde::Serialize)]
 struct JsonSolved<'a> {
+    game: &'static str,
     position: &'a str,
     mode: &'static str,
     value: i32,
@@ -47,145 +47,42 @@ fn is_false(flag: &bool) -> bool {
     !*flag
 }
 
-/// One position's answer, from either solver.
-pub(crate) struct Answer {
-    /// As [`score4_solver::Valuation::value`].
-    pub value: i32,
-    pub stats: SearchStats,
-    pub seconds: f64,
-    /// The parallel solver's tasks done and cancelled, tree nodes and final cutoff.
-    pub parallel: Option<(u64, u64, usize, u32)>,
-}
-
-impl From<Valuation> for Answer {
-    /// The sequential solver's answer.
-    fn from(valuation: Valuation) -> Answer {
-        Answer {
-            value: valuation.value,
-            stats: valuation.stats,
-            seconds: valuation.seconds,
-            parallel: None,
-        }
-    }
-}
-
-/// The sequential solver, or the parallel one with its configuration.
-enum Engine<'t> {
-    Sequential(Solver<'t>),
-    Parallel(&'t TranspositionTable, Config),
-}
-
-impl Engine<'_> {
-    fn solve(
-        &mut self,
-        position: &Position,
-        moves: &str,
-        mode: Mode,
-        progress: ProgressMode,
-    ) -> Answer {
-        match self {
-            Engine::Sequential(solver) => solver.evaluate(position, mode).into(),
-            Engine::Parallel(table, config) => {
-                parallel_answer::<Game>(position, moves, table, config, mode, progress)
-            }
-        }
-    }
-}
-
-/// The parallel solver's configuration for `solve --threads N` (N > 1), with `tree_bytes` for
-/// its tree; the threshold is set per question.
-pub(crate) fn parallel_config(args: &SolveArgs, threads: usize, tree_bytes: u64) -> Config {
-    Config {
-        threads,
-        dag_bytes: tree_bytes,
-        threshold: 1,
-        assumption: args.assume,
-        first_cutoff: args.cutoff,
-        progress_every: Reporter::interval(args.progress, args.progress_every),
-        deadline: None,
-    }
-}
-
-/// `position`'s value in `mode` by the parallel solver, for either game (`R` names its
-/// columns in the progress display): one parallel solve per question of the narrowing (one
-/// in first-wins mode), each shown live.
-pub(crate) fn parallel_answer<R: Record>(
-    position: &R::Board,
-    moves: &str,
-    table: &TranspositionTable,
-    config: &Config,
-    mode: Mode,
-    progress: ProgressMode,
-) -> Answer
-where
-    R::Board: Send,
-{
-    let mut stats = SearchStats::default();
-    let (mut seconds, mut done, mut cancelled, mut tree, mut cutoff) = (0.0, 0, 0, 0, 0);
-    let narrowed = narrow(position, mode, |threshold| {
-        let config = Config {
-            threshold,
-            ..config.clone()
-        };
-        let mut reporter = Reporter::new(progress, moves, R::column_name);
-        let solution = score4_parallel::solve(position, table, &config, |progress| {
-            reporter.report(progress)
-        })
-        .expect("no deadline is set");
-        reporter.finish();
-        let progress = &solution.progress;
-        stats += solution.stats;
-        seconds += solution.seconds;
-        done += progress.done;
-        cancelled += progress.cancelled;
-        tree = tree.max(progress.dag_nodes);
-        cutoff = cutoff.max(progress.deepest);
-        Some(solution.first_player_wins)
-    });
-    let (value, _) = narrowed.expect("every question is answered");
-    Answer {
-        value,
-        stats,
-        seconds,
-        parallel: Some((done, cancelled, tree, cutoff)),
-    }
-}
-
 /// What one row of `score4 solve` is about: a position to search, or (with `--each-move`) a
 /// move that ended the game, whose value needs no search.
-enum Row {
+enum Row<R> {
     /// A position where the game goes on.
-    Search(Game),
+    Search(R),
     /// The game after a move that made four or filled the board.
-    Ended(Game, Outcome),
+    Ended(R, Outcome),
 }
 
 /// The rows for one input position: the position itself, or with `each_move` the position after
 /// each legal move, in column order (full columns have none).
-fn rows_for(game: Game, each_move: bool) -> Vec<Row> {
+fn rows_for<R: Record>(game: R, each_move: bool) -> Vec<Row<R>> {
     if !each_move {
         return vec![Row::Search(game)];
     }
-    Column::all()
+    <R::Position as Game>::columns()
         .filter_map(|column| {
             let mut child = game.clone();
-            match child.play(column) {
-                Ok(Outcome::Ongoing) => Some(Row::Search(child)),
-                Ok(outcome) => Some(Row::Ended(child, outcome)),
-                Err(_) => None, // a full column: not a legal move
-            }
+            child.play_column(column).ok()?; // a full column: not a legal move
+            Some(match child.outcome() {
+                Outcome::Ongoing => Row::Search(child),
+                outcome => Row::Ended(child, outcome),
+            })
         })
         .collect()
 }
 
-/// The value in `mode` (DESIGN §2) of a game that `outcome` has just ended with `stones` stones
-/// on the board: the side to move has lost if anyone won, and the winner moved last, so it holds
-/// `stones.div_ceil(2)` of them (its `k`-th stone won: a score of `33 - k` for it).
-fn ended_value(mode: Mode, outcome: Outcome, stones: u32) -> i32 {
+/// The value in `mode` of a game of `cells` cells that `outcome` has just ended with `stones`
+/// stones on the board: the side to move has lost if anyone won, and the winner moved last, so
+/// it holds `stones.div_ceil(2)` of them (its `k`-th stone won: a score of `cells / 2 + 1 - k`
+/// for it).
+fn ended_value(mode: Mode, outcome: Outcome, stones: i32, cells: i32) -> i32 {
     match (mode, outcome) {
-        (Mode::FirstWins, Outcome::Won(winner)) => (winner == Colour::White) as i32,
+        (Mode::FirstWins, Outcome::Won(winner)) => (winner == score4_engine::Colour::White) as i32,
         (Mode::Wdl, Outcome::Won(_)) => -1,
-        (Mode::Exact, Outcome::Won(_)) => -(33 - stones.div_ceil(2) as i32),
+        (Mode::Exact, Outcome::Won(_)) => -(cells / 2 + 1 - (stones + 1) / 2),
         (_, Outcome::Draw) => 0,
         (_, Outcome::Ongoing) => unreachable!("`rows_for` ends a row only for a finished game"),
     }
@@ -204,59 +101,103 @@ fn value_text(mode: Mode, value: i32) -> String {
     }
 }
 
-/// Solves every position of the input in order, one table for the whole run.
-pub fn run(args: SolveArgs) -> ExitCode {
-    let started = std::time::Instant::now();
-    let threads = args.threads.unwrap_or_else(physical_cores);
-    let (table_bytes, tree_bytes, option) = match args.tt_size {
-        Some(bytes) => (bytes, bytes / 8, "--tt-size"),
-        None => {
-            let (table, tree) = split_memory(args.memory.unwrap_or_else(default_memory), threads);
-            (table, tree, "--memory")
-        }
+/// The engine's settings for `args`: `--tt-size` sets the table, `--memory` a budget for table
+/// and tree; without either, the game's own table size and one thread if it has one
+/// ([`Record::SOLVE_TABLE_BYTES`]), else three quarters of the available memory and one worker
+/// per physical core.
+fn settings<R: Record>(args: &SolveArgs) -> Settings {
+    let default_threads = match R::SOLVE_TABLE_BYTES {
+        Some(_) => 1,
+        None => physical_cores(),
     };
-    let mode = args.mode;
-    let table = match TranspositionTable::with_leaf_area(
-        table_bytes,
-        args.replacement,
-        mode.format(),
+    let threads = args.threads.unwrap_or(default_threads);
+    let memory = match (args.tt_size, args.memory, R::SOLVE_TABLE_BYTES) {
+        (Some(bytes), _, _) => Memory::Table(bytes),
+        (None, Some(budget), _) => Memory::Budget(budget),
+        (None, None, Some(bytes)) => Memory::Table(bytes),
+        (None, None, None) => Memory::Budget(default_memory()),
+    };
+    Settings {
+        mode: args.mode,
         threads,
-        KEY_WIDTH_3D,
-        args.leaf_area,
-    ) {
-        Ok(table) => table,
+        memory,
+        replacement: args.replacement,
+        leaf_area: args.leaf_area,
+        best_first: !args.no_best_first,
+        assumption: args.assume,
+        first_cutoff: args.cutoff,
+        progress_every: Reporter::interval(args.progress, args.progress_every),
+    }
+}
+
+/// The option of `args` that a setting came from, for messages.
+fn option_of(setting: Setting) -> &'static str {
+    match setting {
+        Setting::MemoryBudget => "--memory",
+        Setting::TableSize => "--tt-size",
+        Setting::LeafArea => "--leaf-area",
+    }
+}
+
+/// Running totals of a solve run, for its summary.
+#[derive(Default)]
+struct Totals {
+    /// Rows printed (positions, or with `--each-move` moves).
+    solved: u64,
+    /// Input positions that could not be read.
+    bad: u64,
+    /// Input positions read well.
+    positions: u64,
+    /// Rows searched (not ended by their move).
+    searched: u64,
+    /// Rows by value: win (or first player wins), draw, loss (or no-win).
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    stats: SearchStats,
+    searching: f64,
+    tasks: u64,
+    cancelled: u64,
+}
+
+impl Totals {
+    fn add(&mut self, mode: Mode, evaluation: &Evaluation) {
+        self.solved += 1;
+        match (mode, evaluation.value.signum()) {
+            (_, 1) => self.wins += 1,
+            (Mode::FirstWins, _) | (_, -1) => self.losses += 1,
+            _ => self.draws += 1,
+        }
+        self.stats += evaluation.stats;
+        self.searching += evaluation.seconds;
+        if let Some(counts) = evaluation.parallel {
+            self.tasks += counts.tasks;
+            self.cancelled += counts.cancelled;
+        }
+    }
+}
+
+/// Solves every position of the input in order, one engine (one table) for the whole run.
+pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
+    let started = std::time::Instant::now();
+    let command = format!("{} solve", R::COMMAND);
+    let settings = settings::<R>(&args);
+    let mode = settings.mode;
+    let engine = match Engine::<R::Position>::new(settings) {
+        Ok(engine) => engine,
         Err(error) if error.is_bad_input() => {
-            let option = if error.concerns_leaf_area() {
-                "--leaf-area"
-            } else {
-                option
-            };
-            eprintln!("score4 solve: {option}: {error} (--mode {mode})");
+            let option = option_of(error.setting());
+            eprintln!("{command}: {option}: {error} (--mode {mode})");
             return ExitCode::from(EXIT_BAD_INPUT);
         }
         Err(error) => {
-            eprintln!("score4 solve: {error}");
+            eprintln!("{command}: {error} (--mode {mode})");
             return ExitCode::FAILURE;
         }
     };
-    let set_up = started.elapsed().as_secs_f64();
-    let mut engine = if threads == 1 {
-        Engine::Sequential(
-            Solver::new(&table)
-                .with_best_first((!args.no_best_first).then_some(BestFirst::DEFAULT)),
-        )
-    } else {
-        Engine::Parallel(&table, parallel_config(&args, threads, tree_bytes))
-    };
-    let (mut tasks, mut cancelled) = (0u64, 0u64);
-    let mut searching = 0.0;
-    let (mut solved, mut bad) = (0u64, 0u64);
-    // Input positions read well (with --each-move, each gives a row per legal move), and the
-    // rows searched (not ended by their move).
-    let (mut positions, mut searched) = (0u64, 0u64);
-    // Rows by value: win (or first player wins), draw, loss (or no-win).
-    let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
-    let mut total = SearchStats::default();
+    let threads = engine.settings().threads;
+    let game_name = <R::Position as Game>::NAME;
+    let mut totals = Totals::default();
     let stdout = std::io::stdout();
     if !args.json {
         let parallel = if threads > 1 {
@@ -272,79 +213,118 @@ pub fn run(args: SolveArgs) -> ExitCode {
             "value", "nodes", "seconds", "Mnodes/s"
         );
     }
-    let progress_mode = args.progress;
-    let (each_move, clear_table) = (args.each_move, args.clear_table);
+    let (progress_mode, each_move, clear_table) = (args.progress, args.each_move, args.clear_table);
     let source = Source::choose(args.positions, args.file);
-    let read = source.for_each(|entry: Entry| {
+    let read = source.for_each::<R>(|entry: Entry<R>| {
         let mut out = stdout.lock();
         let game = match entry.game {
             Ok(game) => game,
             Err(error) => {
-                bad += 1;
-                let (origin, text) = (&entry.origin, &entry.text);
+                totals.bad += 1;
+                let game = (game_name != "3d").then_some(game_name);
                 report_bad_entry(
                     &mut out,
-                    "score4 solve",
-                    None,
+                    &command,
+                    game,
                     args.json,
-                    origin,
-                    text,
+                    &entry.origin,
+                    &entry.text,
                     error,
                 );
                 return;
             }
         };
-        positions += 1;
+        totals.positions += 1;
         for row in rows_for(game, each_move) {
-            let (moves, solution, ends_game) = match row {
+            let (moves, evaluation, ends_game) = match row {
                 Row::Search(game) => {
                     if clear_table {
-                        table.clear();
+                        engine.clear_table();
                     }
                     let moves = game.to_string();
-                    let solution = engine.solve(game.position(), &moves, mode, progress_mode);
-                    searched += 1;
-                    (moves, solution, false)
+                    let evaluation = evaluate(&engine, game.position(), &moves, progress_mode);
+                    totals.searched += 1;
+                    (moves, evaluation, false)
                 }
                 Row::Ended(game, outcome) => {
-                    let stones = game.position().count();
-                    let solution = Answer {
-                        value: ended_value(mode, outcome, stones),
+                    let stones = game.position().stone_count();
+                    let cells = <R::Position as Game>::CELLS;
+                    let evaluation = Evaluation {
+                        mode,
+                        value: ended_value(mode, outcome, stones, cells),
+                        range: score4_engine::ScoreRange::possible(game.position()),
                         stats: SearchStats::default(),
                         seconds: 0.0,
                         parallel: None,
                     };
-                    (game.to_string(), solution, true)
+                    (game.to_string(), evaluation, true)
                 }
             };
-            solved += 1;
-            match (mode, solution.value.signum()) {
-                (_, 1) => wins += 1,
-                (Mode::FirstWins, _) | (_, -1) => losses += 1,
-                _ => draws += 1,
-            }
-            total += solution.stats;
-            searching += solution.seconds;
-            if let Some((done, stopped, _, _)) = solution.parallel {
-                tasks += done;
-                cancelled += stopped;
-            }
-            print_row(
-                &mut out, args.json, mode, threads, &moves, &solution, ends_game,
-            );
+            totals.add(mode, &evaluation);
+            let row = PrintedRow {
+                game: game_name,
+                mode,
+                threads,
+                moves: &moves,
+                evaluation: &evaluation,
+                ends_game,
+            };
+            row.print(&mut out, args.json);
             let _ = out.flush();
         }
     });
+    let summary = summary(&engine, &totals, each_move, clear_table, started);
+    finish_run(&command, &summary, args.json, read, totals.bad)
+}
+
+/// `position`'s value by the engine, its progress shown live as `progress` says.
+fn evaluate<G: Game>(
+    engine: &Engine<G>,
+    position: &G,
+    moves: &str,
+    progress: ProgressMode,
+) -> Evaluation {
+    let mut reporter = None;
+    let evaluation = engine.evaluate(position, |event| match event {
+        Event::Question { .. } => reporter = Some(Reporter::new(progress, moves, G::column_char)),
+        Event::Progress(snapshot) => {
+            if let Some(reporter) = &mut reporter {
+                reporter.report(snapshot);
+            }
+        }
+        Event::QuestionDone => {
+            if let Some(reporter) = reporter.take() {
+                reporter.finish();
+            }
+        }
+    });
+    evaluation.expect("nothing stops a solve")
+}
+
+/// The summary line of a run.
+fn summary<G: Game>(
+    engine: &Engine<G>,
+    totals: &Totals,
+    each_move: bool,
+    clear_table: bool,
+    started: std::time::Instant,
+) -> String {
+    let mode = engine.mode();
+    let threads = engine.settings().threads;
     let seconds = started.elapsed().as_secs_f64();
+    let set_up = engine.set_up_time().as_secs_f64();
+    let table = engine.table();
     let workers = if threads > 1 {
         format!(
-            "{threads} threads (parallel solver: {tasks} tasks, {cancelled} cancelled, tree up \
-             to {}); ",
-            format_bytes(tree_bytes)
+            "{threads} threads (parallel solver: {} tasks, {} cancelled, tree up to {}); ",
+            totals.tasks,
+            totals.cancelled,
+            format_bytes(engine.tree_bytes())
         )
     } else {
         "1 thread (sequential solver); ".to_owned()
     };
+    let (wins, draws, losses) = (totals.wins, totals.draws, totals.losses);
     let values = match mode {
         Mode::FirstWins => format!("{wins} win, {losses} no-win"),
         _ => format!("{wins} win, {draws} draw, {losses} loss for the side to move"),
@@ -353,96 +333,106 @@ pub fn run(args: SolveArgs) -> ExitCode {
         let plural = |n: u64, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
         let rows = format!(
             "{} of {}",
-            plural(solved, "move"),
-            plural(positions, "position")
+            plural(totals.solved, "move"),
+            plural(totals.positions, "position")
         );
         (rows, "searched move")
     } else {
-        (solved.to_string(), "position")
+        (totals.solved.to_string(), "position")
     };
     let cleared = if clear_table {
         ", each searched on an empty table"
     } else {
         ""
     };
-    let summary = format!(
-        "{rows} solved{cleared} ({values}), {bad} bad; mode {mode}; {workers}{} nodes in \
+    let game = match G::NAME {
+        "3d" => String::new(),
+        name => format!("game {name}; "),
+    };
+    let stats = &totals.stats;
+    let searching = totals.searching;
+    format!(
+        "{rows} solved{cleared} ({values}), {} bad; {game}mode {mode}; {workers}{} nodes in \
          {searching:.3} s of search ({:.2} M nodes/s, {:.0} nodes per {searched_rows}), \
-         {seconds:.3} s in all with the \
-         table's set-up ({set_up:.3} s); table {} {} ({} blocks of S = {} buckets, k = {}, {}, huge pages {}): \
-         {} probes, {:.1}% hits, {} stores, {} replacements",
-        total.nodes,
-        total.nodes as f64 / searching.max(1e-9) / 1e6,
-        total.nodes as f64 / searched.max(1) as f64,
+         {seconds:.3} s in all with the table's set-up ({set_up:.3} s); table {} {} ({} blocks \
+         of S = {} buckets, k = {}, {}, huge pages {}): {} probes, {:.1}% hits, {} stores, {} \
+         replacements",
+        totals.bad,
+        stats.nodes,
+        stats.nodes as f64 / searching.max(1e-9) / 1e6,
+        stats.nodes as f64 / totals.searched.max(1) as f64,
         format_bytes(table.bytes()),
         table.replacement(),
         table.blocks(),
         table.block_buckets(),
         table.key_bits(),
-        describe_leaf_area(&table),
+        describe_leaf_area(table),
         if table.huge_pages() { "on" } else { "off" },
-        total.table.probes,
-        100.0 * total.table.hit_rate(),
-        total.table.stores,
-        total.table.replacements,
-    );
-    finish_run("score4 solve", &summary, args.json, read, bad)
+        stats.table.probes,
+        100.0 * stats.table.hit_rate(),
+        stats.table.stores,
+        stats.table.replacements,
+    )
 }
 
-/// Prints one row of `score4 solve`: a line of the table, or with `json` a JSON object.
-fn print_row(
-    out: &mut impl Write,
-    json: bool,
+/// One row of `score4 solve`, as printed.
+struct PrintedRow<'a> {
+    game: &'static str,
     mode: Mode,
     threads: usize,
-    moves: &str,
-    solution: &Answer,
+    moves: &'a str,
+    evaluation: &'a Evaluation,
     ends_game: bool,
-) {
-    let stats = solution.stats;
-    if json {
-        let json = JsonSolved {
-            position: moves,
-            mode: mode.name(),
-            value: solution.value,
-            nodes: stats.nodes,
-            seconds: solution.seconds,
-            probes: stats.table.probes,
-            hits: stats.table.hits,
-            stores: stats.table.stores,
-            replacements: stats.table.replacements,
-            threads,
-            tasks: solution.parallel.map(|p| p.0),
-            cancelled: solution.parallel.map(|p| p.1),
-            tree_nodes: solution.parallel.map(|p| p.2),
-            cutoff: solution.parallel.map(|p| p.3),
-            ends_game,
-        };
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string(&json).expect("serialisable")
-        );
-    } else {
-        let value = value_text(mode, solution.value);
-        let rate = stats.nodes as f64 / solution.seconds.max(1e-9) / 1e6;
-        let parallel = match solution.parallel {
-            Some((done, stopped, tree, cut)) => {
-                format!(" {done:>7} {stopped:>9} {tree:>9} {cut:>6}")
-            }
+}
+
+impl PrintedRow<'_> {
+    /// A line of the table, or with `json` a JSON object.
+    fn print(&self, out: &mut impl Write, json: bool) {
+        let (evaluation, stats) = (self.evaluation, self.evaluation.stats);
+        let parallel = evaluation.parallel;
+        if json {
+            let json = JsonSolved {
+                game: self.game,
+                position: self.moves,
+                mode: self.mode.name(),
+                value: evaluation.value,
+                nodes: stats.nodes,
+                seconds: evaluation.seconds,
+                probes: stats.table.probes,
+                hits: stats.table.hits,
+                stores: stats.table.stores,
+                replacements: stats.table.replacements,
+                threads: self.threads,
+                tasks: parallel.map(|p| p.tasks),
+                cancelled: parallel.map(|p| p.cancelled),
+                tree_nodes: parallel.map(|p| p.tree_nodes),
+                cutoff: parallel.map(|p| p.cutoff),
+                ends_game: self.ends_game,
+            };
+            let line = serde_json::to_string(&json).expect("serialisable");
+            let _ = writeln!(out, "{line}");
+            return;
+        }
+        let value = value_text(self.mode, evaluation.value);
+        let rate = stats.nodes as f64 / evaluation.seconds.max(1e-9) / 1e6;
+        let parallel = match parallel {
+            Some(p) => format!(
+                " {:>7} {:>9} {:>9} {:>6}",
+                p.tasks, p.cancelled, p.tree_nodes, p.cutoff
+            ),
             // A move that ended the game ran no parallel search: blanks keep the columns.
-            None if threads > 1 => format!(" {:>7} {:>9} {:>9} {:>6}", "-", "-", "-", "-"),
+            None if self.threads > 1 => format!(" {:>7} {:>9} {:>9} {:>6}", "-", "-", "-", "-"),
             None => String::new(),
         };
-        let ended = if ends_game {
+        let ended = if self.ends_game {
             "  (the move ends the game)"
         } else {
             ""
         };
         let _ = writeln!(
             out,
-            "{value:<7} {:>14} {:>10.3} {:>9.2}{parallel}  {moves}{ended}",
-            stats.nodes, solution.seconds, rate
+            "{value:<7} {:>14} {:>10.3} {:>9.2}{parallel}  {}{ended}",
+            stats.nodes, evaluation.seconds, rate, self.moves
         );
     }
 }

@@ -4,7 +4,7 @@
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use score4_solver::{Replacement, Solver, TranspositionTable};
+use score4_engine::{Engine, Memory, Mode, Settings};
 
 /// Small enough for tests, large enough to be legal.
 const TT: &str = "128MiB";
@@ -23,9 +23,9 @@ fn positions(count: usize) -> Vec<String> {
 
 /// The library's answer for `moves`, to compare the binary's with.
 fn library_value(moves: &str) -> bool {
-    let game: score4_board::Game = moves.parse().unwrap();
-    let table = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
-    Solver::new(&table).first_player_wins(game.position())
+    let game: score4_board::GameRecord = moves.parse().unwrap();
+    let engine = Engine::new(Settings::new(Mode::FirstWins, Memory::Table(128 << 20))).unwrap();
+    engine.evaluate(game.position(), |_| {}).unwrap().value == 1
 }
 
 fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
@@ -297,7 +297,7 @@ const FULL_BUT_ONE: &str = "20DDED4D450FA6695E623F611AEE88B5184459BCCCC99231BB33
 #[test]
 fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() {
     let rows = solve_rows(&["--each-move", "--tt-size", TT, BOTH_OPEN]);
-    let parent: score4_board::Game = BOTH_OPEN.parse().unwrap();
+    let parent: score4_board::GameRecord = BOTH_OPEN.parse().unwrap();
     let legal: Vec<char> = score4_board::Column::all()
         .filter(|&column| parent.clone().play(column).is_ok())
         .map(|column| column.to_char())

@@ -2,9 +2,9 @@
 //! game to a legal record, engine self-play to the end, and bad input.
 
 use assert_cmd::Command;
-use score4_board::{Game, Outcome};
-use score4_classic::ClassicGame;
-use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
+use score4_board::{GameRecord, Outcome};
+use score4_classic::ClassicRecord;
+use score4_engine::{Engine, Memory, Mode, Replacement, Settings, TranspositionTable};
 
 /// Large enough for a table of bounds (at least 521 MiB for TWOBIG).
 const TT: &str = "600MiB";
@@ -47,12 +47,17 @@ fn positions(stones: u32, count: usize) -> Vec<String> {
         .collect()
 }
 
+/// The engine's value of `moves` in `mode`, on the smallest table of bounds, to compare the
+/// binary's with.
 fn library(moves: &str, mode: Mode) -> i32 {
-    let game: Game = moves.parse().unwrap();
-    let bytes = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds);
-    let table =
-        TranspositionTable::with_format(bytes, Replacement::New, Format::Bounds, 1).unwrap();
-    Solver::new(&table).evaluate(game.position(), mode).value
+    let game: GameRecord = moves.parse().unwrap();
+    let bytes = TranspositionTable::minimum_bytes_for(Replacement::New, mode.format());
+    let settings = Settings {
+        replacement: Replacement::New,
+        ..Settings::new(mode, Memory::Table(bytes))
+    };
+    let engine = Engine::new(settings).unwrap();
+    engine.evaluate(game.position(), |_| {}).unwrap().value
 }
 
 #[test]
@@ -93,13 +98,13 @@ fn analyze_json_agrees_with_solving_each_move() {
         TT,
     ]));
     let analysis = &json_lines(stdout.as_bytes())[0];
-    let game: Game = moves.parse().unwrap();
+    let game: GameRecord = moves.parse().unwrap();
     let mut best = i32::MIN;
     for m in analysis["moves"].as_array().unwrap() {
         let column = m["column"].as_str().unwrap();
         let mut child = game.clone();
         let score = match child
-            .play(column.parse::<Game>().unwrap().moves()[0])
+            .play(column.parse::<GameRecord>().unwrap().moves()[0])
             .unwrap()
         {
             Outcome::Won(_) => 32 - game.position().count() as i32 / 2,
@@ -176,7 +181,7 @@ fn score4_against_itself_plays_a_legal_game_to_the_end() {
     );
     let record = record_of(&stdout);
     assert!(record.starts_with(start.as_str()));
-    let game: Game = record.parse().expect("a legal record");
+    let game: GameRecord = record.parse().expect("a legal record");
     assert_ne!(game.outcome(), Outcome::Ongoing, "played to the end");
     // The record goes back into solve and analyze (here: the last position before the end).
     let before_end = &record[..record.len() - 1];
@@ -197,7 +202,7 @@ fn a_human_against_score4_with_piped_moves() {
     );
     assert!(stdout.contains("score4 (X) plays"), "{stdout}");
     let record = record_of(&stdout);
-    let game: Game = record.parse().expect("a legal record");
+    let game: GameRecord = record.parse().expect("a legal record");
     assert!(game.moves().len() >= 6, "{record}");
 }
 
@@ -349,7 +354,7 @@ fn the_classic_game_is_analysed_and_played() {
         "--start",
         "2252576253462244111563365343671351441",
     ]));
-    let record: ClassicGame = record_of(&stdout).parse().expect("a legal record");
+    let record: ClassicRecord = record_of(&stdout).parse().expect("a legal record");
     assert!(record.is_over(), "{stdout}");
     score4()
         .args(["--game", "classic", "analyze", "4455667"])

@@ -41,7 +41,7 @@
 
 use std::collections::{BinaryHeap, HashMap};
 
-use score4_board::Cell;
+use score4_game::Cell;
 use score4_solver::{examine_at_least, Examined, Format, Game, TableStats, TranspositionTable};
 
 /// How many refuted children make a chooser doubted (module doc, *Doubt*). On the first 100
@@ -532,7 +532,7 @@ impl<'t, G: Game> Dag<'t, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use score4_board::Game as MoveRecord;
+    use score4_board::GameRecord as MoveRecord;
     use score4_solver::Replacement;
 
     /// The walk at a chooser: one child needed at a time until [`DOUBT_AFTER`] of them are

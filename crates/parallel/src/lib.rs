@@ -8,8 +8,8 @@
 //! ones cancelled. Beyond the report, the program does what its author did by hand: the cutoff
 //! deepens by itself when workers run dry, and the tree keeps within its share of memory.
 //!
-//! Like the sequential search it is generic over [`score4_solver::Game`] (the 3-D and the
-//! classic game), monomorphised. It depends on `score4-board` and `score4-solver` only, and on
+//! Like the sequential search it is generic over [`score4_game::Game`] (the 3-D and the
+//! classic game), monomorphised. It depends on `score4-game` and `score4-solver` only, and on
 //! nothing that draws or prints: progress leaves as plain [`Progress`] values for the caller
 //! to show.
 #![warn(missing_docs)]
@@ -18,4 +18,4 @@ pub mod dag;
 pub mod solve;
 
 pub use dag::Assumption;
-pub use solve::{solve, Config, MoveStatus, ParallelSolution, Progress, RootMove};
+pub use solve::{solve, Config, MoveStatus, ParallelSolution, Progress, RootMove, STOP_LATENCY};

@@ -8,10 +8,10 @@
 //! by hand and restarted with a deeper cutoff everywhere). Everything the stopped search had
 //! proven stays in the shared table, so its restart on the children is quick.
 
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use score4_board::Cell;
+use score4_game::Cell;
 use score4_solver::{Game, Monitor, SearchStats, Solver, TranspositionTable};
 
 use crate::dag::{Assumption, Dag, NodeId};
@@ -42,6 +42,9 @@ pub struct Config {
     pub progress_every: Duration,
     /// When to give up, if ever.
     pub deadline: Option<Instant>,
+    /// A stop signal from another thread: the solve gives up, as at a deadline, within
+    /// [`STOP_LATENCY`] of the monitor's flag being raised ([`Monitor::stop`]).
+    pub stop: Option<Arc<Monitor>>,
 }
 
 impl Default for Config {
@@ -54,9 +57,13 @@ impl Default for Config {
             first_cutoff: 2,
             progress_every: Duration::from_secs(1),
             deadline: None,
+            stop: None,
         }
     }
 }
+
+/// How long a raised stop flag ([`Config::stop`]) may wait before the solve notices it.
+pub const STOP_LATENCY: Duration = Duration::from_millis(50);
 
 /// Where a move at the root stands, from the side of the player making it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -269,8 +276,8 @@ impl<'t, G: Game + Send> Coordinator<'t, G> {
 
 /// Solves `position` with `config.threads` workers over the shared `table`, calling
 /// `on_progress` every `config.progress_every` from the calling thread, and once more at the
-/// end. `None` if the deadline
-/// passed first (the table then holds only proven values).
+/// end. `None` if the deadline passed or the stop flag was raised first (the table then holds
+/// only proven values).
 ///
 /// The value is the sequential solver's, whatever the number of threads: every value in the
 /// tree is proven (see [`crate::dag`]).
@@ -328,7 +335,8 @@ pub fn solve<G: Game + Send>(
                 break;
             }
             let now = Instant::now();
-            if config.deadline.is_some_and(|deadline| now >= deadline) {
+            let stopped = config.stop.as_ref().is_some_and(|stop| stop.is_stopped());
+            if stopped || config.deadline.is_some_and(|deadline| now >= deadline) {
                 abandoned = true;
                 shared.finished = true;
                 coordinator.monitors.iter().for_each(Monitor::stop);
@@ -343,9 +351,12 @@ pub fn solve<G: Game + Send>(
                 shared = coordinator.lock();
                 continue;
             }
-            let wake = config
+            let mut wake = config
                 .deadline
                 .map_or(next_report, |deadline| deadline.min(next_report));
+            if config.stop.is_some() {
+                wake = wake.min(now + STOP_LATENCY);
+            }
             shared = coordinator
                 .changed
                 .wait_timeout(shared, wake.saturating_duration_since(now))

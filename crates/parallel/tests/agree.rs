@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use score4_bench::protocol::{read_set, set_path};
-use score4_board::Game;
+use score4_board::GameRecord;
 use score4_parallel::{solve, Assumption, Config};
 use score4_solver::{narrow, Format, Mode, Replacement, Solver, TranspositionTable};
 
-fn positions() -> Vec<Game> {
+fn positions() -> Vec<GameRecord> {
     let sets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/positions");
     (30..=44)
         .step_by(2)
@@ -26,7 +26,7 @@ fn table() -> TranspositionTable {
     .expect("the smallest table")
 }
 
-fn sequential_values(games: &[Game]) -> Vec<bool> {
+fn sequential_values(games: &[GameRecord]) -> Vec<bool> {
     let table = table();
     let mut solver = Solver::new(&table);
     games
@@ -35,7 +35,7 @@ fn sequential_values(games: &[Game]) -> Vec<bool> {
         .collect()
 }
 
-fn check(games: &[Game], expected: &[bool], config: &Config) {
+fn check(games: &[GameRecord], expected: &[bool], config: &Config) {
     let table = table();
     for (game, &expected) in games.iter().zip(expected) {
         let solution = solve(game.position(), &table, config, |_| {}).expect("no deadline was set");
@@ -85,7 +85,7 @@ fn a_tree_at_its_memory_budget_still_gives_the_value() {
 /// positions of 36–44 stones, with 2 and 4 workers and both assumptions.
 #[test]
 fn parallel_exact_scores_are_the_sequential_scores() {
-    let games: Vec<Game> = positions()
+    let games: Vec<GameRecord> = positions()
         .into_iter()
         .filter(|game| game.position().count() >= 36)
         .step_by(2)
@@ -131,8 +131,8 @@ fn parallel_exact_scores_are_the_sequential_scores() {
 /// Middle-Medium and Begin-Medium sets, and win/draw/loss too.
 #[test]
 fn parallel_classic_scores_are_pons_scores() {
-    use score4_classic::ClassicGame;
-    let mut cases: Vec<(ClassicGame, i32)> = Vec::new();
+    use score4_classic::ClassicRecord;
+    let mut cases: Vec<(ClassicRecord, i32)> = Vec::new();
     for (name, step) in [("Test_L2_R2", 20), ("Test_L1_R2", 100)] {
         for (moves, score) in score4_bench::pons::set(name).into_iter().step_by(step) {
             cases.push((moves.parse().unwrap(), score));

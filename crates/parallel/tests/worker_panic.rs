@@ -5,9 +5,9 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use score4_board::{BitBoard, Cell, Position};
+use score4_board::{BitBoard, Cell, GameRecord, Position};
+use score4_game::OrderedMoves;
 use score4_parallel::{solve, Config};
-use score4_solver::ordering::OrderedMoves;
 use score4_solver::{Game, Replacement, TranspositionTable};
 
 /// The 3-D game, except that a search in a worker thread (the scoped workers have no name)
@@ -16,6 +16,7 @@ use score4_solver::{Game, Replacement, TranspositionTable};
 struct Fragile(Position);
 
 impl Game for Fragile {
+    const NAME: &'static str = "fragile";
     const CELLS: i32 = <Position as Game>::CELLS;
     const KEY_WIDTH: u32 = <Position as Game>::KEY_WIDTH;
     type Symmetries = <Position as Game>::Symmetries;
@@ -72,12 +73,34 @@ impl Game for Fragile {
     fn first_player_wins_statically(&self) -> bool {
         Game::first_player_wins_statically(&self.0)
     }
+    type Column = <Position as Game>::Column;
+    fn columns() -> impl Iterator<Item = Self::Column> {
+        <Position as Game>::columns()
+    }
+    fn drop_cell(&self, column: Self::Column) -> Option<Cell> {
+        Game::drop_cell(&self.0, column)
+    }
+    fn column(cell: Cell) -> Self::Column {
+        <Position as Game>::column(cell)
+    }
+    fn column_char(index: u32) -> char {
+        <Position as Game>::column_char(index)
+    }
+    fn wins_with(&self, cell: Cell) -> bool {
+        Game::wins_with(&self.0, cell)
+    }
+    fn is_full(&self) -> bool {
+        Game::is_full(&self.0)
+    }
+    fn evaluate(&self) -> i32 {
+        Game::evaluate(&self.0)
+    }
 }
 
 #[test]
 fn a_panicking_worker_ends_the_solve_with_its_panic() {
     // The first position of bench/positions/d28.txt: the workers' tasks need real searches.
-    let game: score4_board::Game = "4DA0AA54A557742B1758F9B4D6E7".parse().expect("a position");
+    let game: GameRecord = "4DA0AA54A557742B1758F9B4D6E7".parse().expect("a position");
     let position = Fragile(*game.position());
     let table = TranspositionTable::new(
         TranspositionTable::minimum_bytes(Replacement::TwoBig),

@@ -8,10 +8,10 @@ use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use score4_bench::PositionGenerator;
+use score4_board::ordering::order_moves;
+use score4_board::rules::follow_up_holds;
 use score4_board::symmetry::SymmetryGroup;
 use score4_board::{Cell, Colour, Position};
-use score4_solver::ordering::order_moves;
-use score4_solver::rules::follow_up_holds;
 use score4_solver::{Replacement, Solver, TranspositionTable};
 
 /// 256 positions of 24–40 stones, with their playable cells.

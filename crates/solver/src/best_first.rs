@@ -28,7 +28,7 @@
 //!   nodes in the tree but lost the cheap wins.
 //!
 //! An open leaf's number starts from three counts: its rank in its parent's order and how far
-//! the static rules of [`crate::rules`] fell short there (the search's gaps), so that the
+//! the static rules of [`score4_board::rules`] fell short there (the search's gaps), so that the
 //! ordering's first choice is worked on first until the numbers say otherwise; and how many
 //! of the leaf's own moves the table does not yet know to fail, read after its probe ran out
 //! (`Solver::table_knows`; each of them must still be refuted). A leaf with a move the table
@@ -40,10 +40,8 @@
 //! tree grows by at most sixteen 16-byte nodes per expansion; it is freed when the root is
 //! settled.
 
-use score4_board::Cell;
+use score4_game::{Cell, Game, NO_COLUMN};
 
-use crate::game::Game;
-use crate::ordering::NO_COLUMN;
 use crate::search::{moves_to_search, Solver, TableKnows};
 
 /// When the best-first driver takes a root over from the depth-first search, and how large

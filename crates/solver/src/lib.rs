@@ -27,17 +27,13 @@
 #![warn(missing_docs)]
 
 pub mod best_first;
-pub mod forcing;
-pub mod game;
 mod memory;
-pub mod ordering;
-pub mod rules;
 pub mod score;
 pub mod search;
 pub mod table;
 
 pub use best_first::BestFirst;
-pub use game::Game;
 pub use score::{narrow, Mode, ScoreRange, Valuation};
+pub use score4_game::Game;
 pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};
 pub use table::{Bound, Format, LeafArea, Replacement, TableError, TableStats, TranspositionTable};

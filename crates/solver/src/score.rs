@@ -14,9 +14,9 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
-use crate::game::Game;
 use crate::search::{SearchStats, Solver};
 use crate::table::Format;
+use score4_game::Game;
 
 /// What a solve finds out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 //! White (the first player) needs a win; black is content with a draw. So at a white node the
 //! search stops at the first winning move, at a black node at the first move that holds.
 //! Before any move is tried, the decisive situations of DESIGN §4 are read off the bitboards,
-//! and the static rules of [`crate::rules`] settle many nodes without a search: black's
+//! and the static rules of [`score4_board::rules`] settle many nodes without a search: black's
 //! claimeven with baseinverse pairs (black keeps white from four) and white's zugzwang on a
 //! layer-2 threat (white wins), both also with two columns mirrored, each at the nodes of its
 //! contract and after any one move of the player to move. Where a rule fails after a move, how
@@ -11,7 +11,7 @@
 //! the moves. Before the rules, a node with a choice checks whether one move wins by force
 //! (the opponent faces two openings, or one below another threat): that settles it without any
 //! more work. High in the tree, nodes then look for a short chain of forcing threats
-//! ([`crate::forcing`]).
+//! ([`score4_board::forcing`]).
 //!
 //! The transposition table is the memory-bound part. At a node with a choice, the slots of all
 //! children are computed and prefetched together (their cache misses overlap), and then read
@@ -21,18 +21,16 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use score4_board::{BitBoard, Cell, Position};
+use score4_game::{BitBoard, Cell, ForcedLine, Game, Opening, OrderedMoves, NO_COLUMN};
 
 use crate::best_first::BestFirst;
-use crate::game::Game;
-use crate::ordering::{ForcedLine, Opening, NO_COLUMN};
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
 
 /// What a search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SearchStats {
     /// Positions visited: calls of the search function (the root included), and the positions
-    /// played by the look for a forced win ([`crate::forcing`]).
+    /// played by the look for a forced win ([`score4_board::forcing`]).
     pub nodes: u64,
     /// Use of the transposition table.
     pub table: TableStats,
@@ -623,10 +621,7 @@ pub(crate) enum TableKnows {
 /// (the block of the opponent's opening alone, no move under the opponent's threat, the
 /// rules' gaps in the ordering); `None` when the head or the rules settle the position.
 /// `last_column` is the column of the move that led here.
-pub(crate) fn moves_to_search<G: Game>(
-    position: &G,
-    last_column: u8,
-) -> Option<crate::ordering::OrderedMoves> {
+pub(crate) fn moves_to_search<G: Game>(position: &G, last_column: u8) -> Option<OrderedMoves> {
     let moves = match examine_moves(position, FirstPlayerWins) {
         Head::Settled(_) => return None,
         Head::Moves(moves, _) => moves,
@@ -639,7 +634,7 @@ pub(crate) fn moves_to_search<G: Game>(
 }
 
 /// White nodes with at most this many stones look for a forced win first
-/// ([`crate::forcing`]); deeper, most looks fail and cost more than the rare win saves. Nodes
+/// ([`score4_board::forcing`]); deeper, most looks fail and cost more than the rare win saves. Nodes
 /// (the chains' positions counted) on the first 300 of d28, first 300 of d30, all of d32 and
 /// first 100 of d26 against no look (132,449,595 / 36,728,268 / 42,717,197 / 50,451,644):
 /// chains ending in a zugzwang too, at most 32 stones 127,719,711 / 36,628,534 / 42,160,558 /
@@ -649,7 +644,7 @@ pub(crate) fn moves_to_search<G: Game>(
 const FORCING_MAX_STONES_WHITE: i32 = 36;
 
 /// Black nodes with at most this many stones look for a chain of forcing threats that wins or
-/// ends in black's follow-up ([`crate::forcing`]; eleventh session). Nodes on the sets of
+/// ends in black's follow-up ([`score4_board::forcing`]; eleventh session). Nodes on the sets of
 /// [`FORCING_MAX_STONES_WHITE`] against no look for black (118,214,923 / 33,787,822 /
 /// 39,254,883 / 43,587,120): at most 30 stones 118,010,485 / 33,787,822 / 39,254,883 /
 /// 43,266,350; 34: 117,478,377 / 33,061,076 / 38,721,165 / 42,873,469; 36: 117,043,417 /
@@ -658,7 +653,7 @@ const FORCING_MAX_STONES_WHITE: i32 = 36;
 /// 33,234,299 / 38,437,980 / 43,978,803.
 const FORCING_MAX_STONES_BLACK: i32 = 38;
 
-/// The longest chain of the mover's moves [`crate::forcing::forcing_win`] tries (measured for
+/// The longest chain of the mover's moves [`score4_board::forcing::forcing_win`] tries (measured for
 /// white's chains). Without the
 /// zugzwang endings, at most 36 stones: three moves 129,189,839 / 36,494,747 / 42,195,484 /
 /// 50,242,031 on the sets of [`FORCING_MAX_STONES_WHITE`]; four 128,916,619 / 36,498,451 /
@@ -793,7 +788,7 @@ impl Head {
     }
 }
 
-/// The decisive situations of DESIGN §4 and the static rules of [`crate::rules`], read off
+/// The decisive situations of DESIGN §4 and the static rules of [`score4_board::rules`], read off
 /// the bitboards: either the position's value, or the moves a search must try.
 ///
 /// This is the head of every node of [`Solver`]; the parallel solver uses it to build its
@@ -801,7 +796,7 @@ impl Head {
 ///
 /// Contract: nobody has four in a line in `position`.
 #[inline(always)]
-pub fn examine(position: &Position) -> Examined {
+pub fn examine<G: Game>(position: &G) -> Examined {
     examine_for(position, FirstPlayerWins, false).answered(1)
 }
 
@@ -929,7 +924,7 @@ fn examine_moves<G: Game, Q: Question>(position: &G, question: Q) -> Head {
     Head::Moves(moves, None)
 }
 
-/// The second half of [`examine_for`]: the static rules of [`crate::rules`] on a position
+/// The second half of [`examine_for`]: the static rules of [`score4_board::rules`] on a position
 /// [`examine_moves`] left unsettled with `moves`.
 #[inline(always)]
 fn examine_rules<G: Game, Q: Question>(
@@ -941,7 +936,7 @@ fn examine_rules<G: Game, Q: Question>(
     let threshold = question.threshold();
     let settle = |answer: bool, bound: i32| settled::<Q>(threshold, answer, bound);
     let white_to_move = position.first_to_move();
-    // The static rules of `crate::rules`, at this node or after one move of the mover: black
+    // The static rules of `score4_board::rules`, at this node or after one move of the mover: black
     // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
     let (holds_decides, zugzwang_decides) = (threshold >= 1, threshold <= 1);
     // With a single move its gap orders nothing: only whether the rule holds after it is

@@ -3,11 +3,11 @@
 //! Test_L1_R1 (beginning, easy), strong (exact score) and weak (win/draw/loss), must get the
 //! published score. The sets are read from `../shared/data/pons/` beside the repository.
 
-use score4_classic::ClassicGame;
+use score4_classic::ClassicRecord;
 use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
 
 /// The set's positions and published scores.
-fn pons_set(name: &str) -> Vec<(ClassicGame, i32)> {
+fn pons_set(name: &str) -> Vec<(ClassicRecord, i32)> {
     score4_bench::pons::set(name)
         .into_iter()
         .enumerate()
@@ -34,7 +34,7 @@ fn check(name: &str) {
 }
 
 /// Every position of `set`, strong then weak (each from an empty `table`), gets Pons's score.
-fn check_with(set: &[(ClassicGame, i32)], name: &str, table: &TranspositionTable) {
+fn check_with(set: &[(ClassicRecord, i32)], name: &str, table: &TranspositionTable) {
     let mut solver = Solver::new(table);
     for (mode, what) in [(Mode::Exact, "strong"), (Mode::Wdl, "weak")] {
         table.clear();

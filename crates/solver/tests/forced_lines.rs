@@ -11,10 +11,11 @@ mod walk;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
+use score4_board::ordering::{forced_line, opening_after, FORCED_LINE_MAX_REPLIES};
+use score4_board::CellCoordinates;
+use score4_board::Layers;
 use score4_board::{Cell, Colour, Position};
-use score4_solver::ordering::{
-    forced_line, opening_after, ForcedLine, Opening, FORCED_LINE_MAX_REPLIES,
-};
+use score4_game::{ForcedLine, Opening};
 use score4_solver::{examine, Examined};
 use walk::positions_from;
 

@@ -9,8 +9,9 @@ mod walk;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
+use score4_board::ordering::{move_score, order_moves, wins_by_force};
+use score4_board::CellCoordinates;
 use score4_board::Colour;
-use score4_solver::ordering::{move_score, order_moves, wins_by_force};
 use score4_solver::{examine, Examined};
 use walk::positions_from;
 

@@ -9,8 +9,8 @@ mod walk;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
+use score4_board::forcing::forcing_win;
 use score4_board::{Colour, Position};
-use score4_solver::forcing::forcing_win;
 use score4_solver::{examine, Examined};
 use walk::positions_from;
 

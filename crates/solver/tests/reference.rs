@@ -7,7 +7,8 @@ mod plain;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
-use score4_board::{Game, Symmetry};
+use score4_board::CellCoordinates;
+use score4_board::{GameRecord, Symmetry};
 use score4_solver::table::{KEY_WIDTH_3D, LEAF_MIN_STONES};
 use score4_solver::{BestFirst, Format, LeafArea, Replacement, Solver, TranspositionTable};
 use std::sync::OnceLock;
@@ -33,16 +34,16 @@ const PER_STONE_COUNT: [(u32, usize); 13] = [
 ];
 
 /// The 520 test positions with their reference values, computed once on two threads.
-fn reference_positions() -> &'static [(Game, bool)] {
-    static POSITIONS: OnceLock<Vec<(Game, bool)>> = OnceLock::new();
+fn reference_positions() -> &'static [(GameRecord, bool)] {
+    static POSITIONS: OnceLock<Vec<(GameRecord, bool)>> = OnceLock::new();
     POSITIONS.get_or_init(|| {
-        let games: Vec<Game> = PER_STONE_COUNT
+        let games: Vec<GameRecord> = PER_STONE_COUNT
             .iter()
             .flat_map(|&(stones, count)| {
                 PositionGenerator::new(stones, 1_000 + stones as u64).take(count)
             })
             .collect();
-        let solve = |game: &Game| {
+        let solve = |game: &GameRecord| {
             let columns: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
             PlainSolver::new(&columns).first_player_wins()
         };
@@ -66,7 +67,7 @@ fn reference_positions() -> &'static [(Game, bool)] {
     })
 }
 
-fn check_scheme(positions: &[(Game, bool)], table: &TranspositionTable) -> u64 {
+fn check_scheme(positions: &[(GameRecord, bool)], table: &TranspositionTable) -> u64 {
     let mut solver = Solver::new(table);
     for (game, expected) in positions {
         let solution = solver.solve(game.position());

@@ -8,15 +8,16 @@ mod plain;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
-use score4_board::{Colour, Game, Position};
-use score4_solver::rules::{
+use score4_board::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_without_counter_threat,
     follow_up_holds_without_mirror, zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat,
     zugzwang_without_mirror, zugzwang_without_second_threat, ODD_LAYERS,
 };
+use score4_board::CellCoordinates;
+use score4_board::{Colour, GameRecord, Position};
 
 /// Reference value of `game` followed by `extra` (a column number, or none).
-fn reference_first_player_wins(game: &Game, extra: Option<u8>) -> bool {
+fn reference_first_player_wins(game: &GameRecord, extra: Option<u8>) -> bool {
     let mut columns: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
     columns.extend(extra);
     PlainSolver::new(&columns).first_player_wins()
@@ -29,7 +30,7 @@ fn needs_pairs(position: &Position) -> bool {
 
 /// The positions a rule for `mover` is tried on, from `game`: the position itself if `mover` is
 /// to move, else the position after each move that does not win, with that move's column.
-fn with_mover_to_move(game: &Game, mover: Colour) -> Vec<(Position, Option<u8>)> {
+fn with_mover_to_move(game: &GameRecord, mover: Colour) -> Vec<(Position, Option<u8>)> {
     let position = game.position();
     if position.mover() == mover {
         return vec![(*position, None)];

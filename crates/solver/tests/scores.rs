@@ -6,18 +6,18 @@ mod plain;
 
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
-use score4_board::{Colour, Game, Symmetry};
+use score4_board::{Colour, GameRecord, Symmetry};
 use score4_solver::{Format, Mode, Replacement, ScoreRange, Solver, TranspositionTable};
 use std::sync::OnceLock;
 
 /// 34 positions of each stone count from 44 to 52, with their reference exact scores.
-fn reference_scores() -> &'static [(Game, i32)] {
-    static POSITIONS: OnceLock<Vec<(Game, i32)>> = OnceLock::new();
+fn reference_scores() -> &'static [(GameRecord, i32)] {
+    static POSITIONS: OnceLock<Vec<(GameRecord, i32)>> = OnceLock::new();
     POSITIONS.get_or_init(|| {
-        let games: Vec<Game> = (44..=52)
+        let games: Vec<GameRecord> = (44..=52)
             .flat_map(|stones| PositionGenerator::new(stones, 5_000 + stones as u64).take(34))
             .collect();
-        let score = |game: &Game| {
+        let score = |game: &GameRecord| {
             let columns: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
             PlainSolver::exact(&columns).value() as i32
         };

@@ -57,10 +57,10 @@
 //! [`zugzwang_gap`]: 0 exactly when the rule holds, else how many lines it leaves alive), and
 //! orders the moves by it.
 
-use score4_board::geometry::{
+use crate::geometry::{
     lines_in, lines_through_any, lines_through_any_on_odd_layers, LINE_SET_THROUGH,
 };
-use score4_board::{Cell, Colour, Position};
+use crate::{Cell, Colour, Position};
 
 /// Cells of layers 1 and 3 (counting from 0 at the bottom).
 pub const ODD_LAYERS: u64 = 0xFFFF_0000_FFFF_0000;
@@ -79,9 +79,9 @@ const MAX_NEEDS: usize = 16;
 /// position is not a first-player win; `false` says nothing.
 ///
 /// ```
-/// use score4_board::Game;
-/// use score4_solver::rules::{follow_up_holds, ODD_LAYERS};
-/// let game: Game = "59B5A685E3CFC1E1402CFF65B42A12EE1AF4CB".parse().unwrap();
+/// use crate::GameRecord;
+/// use score4_board::rules::{follow_up_holds, ODD_LAYERS};
+/// let game: GameRecord = "59B5A685E3CFC1E1402CFF65B42A12EE1AF4CB".parse().unwrap();
 /// let position = game.position();
 /// assert_eq!(position.to_string(), "\
 /// z=0      z=1      z=2      z=3      columns
@@ -99,9 +99,9 @@ const MAX_NEEDS: usize = 16;
 /// With a mirror (module documentation):
 ///
 /// ```
-/// use score4_board::Game;
-/// use score4_solver::rules::{follow_up_holds, follow_up_holds_without_mirror};
-/// let game: Game = "50551DC518DC1103DCC3266AAD4873".parse().unwrap();
+/// use crate::GameRecord;
+/// use score4_board::rules::{follow_up_holds, follow_up_holds_without_mirror};
+/// let game: GameRecord = "50551DC518DC1103DCC3266AAD4873".parse().unwrap();
 /// let position = game.position();
 /// assert_eq!(position.to_string(), "\
 /// z=0      z=1      z=2      z=3      columns
@@ -120,9 +120,9 @@ const MAX_NEEDS: usize = 16;
 /// With a counter-threat (module documentation):
 ///
 /// ```
-/// use score4_board::Game;
-/// use score4_solver::rules::{follow_up_holds, follow_up_holds_without_counter_threat};
-/// let game: Game = "FD4C856D2C01933A65AF7248F559111A2BD4A6F049".parse().unwrap();
+/// use crate::GameRecord;
+/// use score4_board::rules::{follow_up_holds, follow_up_holds_without_counter_threat};
+/// let game: GameRecord = "FD4C856D2C01933A65AF7248F559111A2BD4A6F049".parse().unwrap();
 /// let position = game.position();
 /// assert_eq!(position.to_string(), "\
 /// z=0      z=1      z=2      z=3      columns

@@ -1,4 +1,5 @@
-//! What the machine offers: physical cores and free memory, for the parallel solver's defaults.
+//! What the machine offers — physical cores and free memory — and how a memory budget is
+//! split between the table and the parallel solver's tree.
 
 /// Physical cores: one worker each by default (the report found hyper-threads slow its
 /// solver down: two searches on one core share its caches and its table bandwidth).
@@ -17,9 +18,9 @@ pub fn available_memory() -> Option<u64> {
     kib.checked_mul(1024)
 }
 
-/// The default memory budget of `solve`: three quarters of the available memory, leaving the
-/// rest (at least 1 GiB) to the operating system and other programs; 2 GiB when the available
-/// memory is unknown.
+/// The memory budget of a solve that names none: three quarters of the available memory,
+/// leaving the rest (at least 1 GiB) to the operating system and other programs; 2 GiB when
+/// the available memory is unknown.
 pub fn default_memory() -> u64 {
     const GIB: u64 = 1 << 30;
     match available_memory() {
@@ -40,5 +41,18 @@ pub fn split_memory(budget: u64, threads: usize) -> (u64, u64) {
     } else {
         let tree = budget / 8;
         (budget - tree, tree)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_worker_gives_the_table_everything_and_more_give_the_tree_an_eighth() {
+        assert_eq!(split_memory(1 << 30, 1), (1 << 30, 0));
+        assert_eq!(split_memory(8 << 30, 2), (7 << 30, 1 << 30));
+        assert!(physical_cores() >= 1);
+        assert!(default_memory() >= 1 << 28);
     }
 }

@@ -42,9 +42,12 @@
 //! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
 //! the rules after each move): a move leaving the opponent fewer lines alive is tried earlier.
 
-use score4_board::geometry::{lines_in, LINE_SET_THROUGH, MAX_LINES_PER_CELL};
-use score4_board::symmetry::SymmetryGroup;
-use score4_board::{BitBoard, Cell, Colour, Position};
+use crate::bitboard::Layers;
+use crate::geometry::CellCoordinates;
+use crate::geometry::{lines_in, LINE_SET_THROUGH, MAX_LINES_PER_CELL};
+use crate::symmetry::SymmetryGroup;
+use crate::{BitBoard, Cell, Colour, Position};
+use score4_game::{ForcedLine, Opening, OrderedMoves};
 
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
 const LINE_POINTS: [u32; 3] = [1, 10, 100];
@@ -92,75 +95,6 @@ const FEW_MOVES_BELOW: u32 = 7;
 /// 100, 16 openings, the top-threat points, the barred cells' and few moves' points and the
 /// gap points), so it comes first.
 const FORCED_WIN_POINTS: u32 = 1 << 20;
-
-/// Moves in the order to search them, best first, with what scoring them found; a fixed-size list, no
-/// allocation.
-pub struct OrderedMoves {
-    cells: [u8; 16],
-    created: [u64; 16],
-    opens: [bool; 16],
-    len: usize,
-}
-
-impl OrderedMoves {
-    /// No moves yet (for orderings that [`Self::insert`] one move at a time).
-    pub fn empty() -> OrderedMoves {
-        OrderedMoves {
-            cells: [0; 16],
-            created: [0; 16],
-            opens: [false; 16],
-            len: 0,
-        }
-    }
-
-    /// Adds `cell` with `score` by insertion sort, after the moves of higher or equal score;
-    /// `scores` holds the scores of the moves so far (the caller's, so that the list itself
-    /// stays small).
-    #[inline(always)]
-    pub fn insert(
-        &mut self,
-        scores: &mut [u32; 16],
-        cell: u8,
-        score: u32,
-        created: u64,
-        opens: bool,
-    ) {
-        let mut i = self.len;
-        while i > 0 && scores[i - 1] < score {
-            scores[i] = scores[i - 1];
-            self.cells[i] = self.cells[i - 1];
-            self.created[i] = self.created[i - 1];
-            self.opens[i] = self.opens[i - 1];
-            i -= 1;
-        }
-        scores[i] = score;
-        self.cells[i] = cell;
-        self.created[i] = created;
-        self.opens[i] = opens;
-        self.len += 1;
-    }
-
-    /// The moves, best first.
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[u8] {
-        &self.cells[..self.len]
-    }
-
-    /// What scoring the `i`-th move found about the mover's threats, for playing it without
-    /// finding it again: the threats it creates ([`Position::threats_created_by`]) in the 3-D
-    /// game, all the mover's threats after it in the classic game.
-    #[inline(always)]
-    pub fn threats_created(&self, i: usize) -> BitBoard {
-        BitBoard(self.created[i])
-    }
-
-    /// Whether the `i`-th move creates an opening for the mover (the opponent's reply is then
-    /// forced, or the opponent has lost).
-    #[inline(always)]
-    pub fn creates_opening(&self, i: usize) -> bool {
-        self.opens[i]
-    }
-}
 
 /// The report's score of the mover playing `cell`, the threats the move creates, whether it
 /// creates an opening, and whether it wins by force (then its score is at least 2^20, above
@@ -244,22 +178,6 @@ pub fn wins_by_force(position: &Position, moves: BitBoard) -> bool {
         .any(|cell| opening_after(position, cell) == Opening::Unstoppable)
 }
 
-/// What a move leaves the opponent, who has no opening ([`opening_after`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Opening {
-    /// No opening of the mover: the opponent chooses freely.
-    None,
-    /// One opening of the mover, not below another of its threats: the opponent must block
-    /// on this cell (anything else loses at once), so the position after the block has the
-    /// move's value.
-    Block(Cell),
-    /// Two openings, or one below another threat: the opponent has lost.
-    Unstoppable,
-    /// Not looked at (the classic game): the search keys the child unless the move is below a
-    /// threat of the mover, and reads it only if the ordering finds the move opens nothing.
-    NotLookedAt,
-}
-
 /// What the mover's move to `cell` leaves the opponent ([`Opening`]), found without playing
 /// it.
 ///
@@ -283,19 +201,6 @@ pub fn opening_after(position: &Position, cell: Cell) -> Opening {
     } else {
         Opening::Block(Cell::from_index(openings.trailing_zeros() as u8))
     }
-}
-
-/// Where the forced replies after a move that opens one threat lead ([`forced_line`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ForcedLine {
-    /// The table key of the first position of the line where the player to move has a choice
-    /// (or, for a line longer than [`FORCED_LINE_MAX_REPLIES`], of its last position looked at):
-    /// the move has its value.
-    Reaches(u128),
-    /// A forced reply of the opponent opens two threats, or one below another: the mover loses.
-    MoverLoses,
-    /// A forced reply of the mover does: the mover wins.
-    MoverWins,
 }
 
 /// The longest line of forced replies [`forced_line`] follows after the opponent's first block.
@@ -421,10 +326,6 @@ const WHITE_GAP_CAP: u32 = 4;
 /// 60,060,387, 10 → 61,807,750.
 const FOLLOW_UP_POINTS: u32 = 4;
 
-/// The `last_column` of a search's root, which no move led to: no column has this number, so
-/// no move gets `FOLLOW_UP_POINTS`.
-pub const NO_COLUMN: u8 = 16;
-
 /// `moves` sorted by [`move_score`], best first; equal scores keep increasing cell order.
 #[inline(always)]
 pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
@@ -435,7 +336,7 @@ pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
 /// `gaps` holds, by column, how many of the opponent's lines the mover's strategy leaves
 /// alive after the move (`rules::follow_up_gap` for black, `rules::zugzwang_gap` for white).
 /// Black gets `GAP_POINTS` (6) for each line not left alive, and `FOLLOW_UP_POINTS` (4) for a
-/// move in `last_column`, the column of white's move that led here ([`NO_COLUMN`] at a root);
+/// move in `last_column`, the column of white's move that led here ([`NO_COLUMN`](score4_game::NO_COLUMN) at a root);
 /// white gets `WHITE_GAP_POINTS` (12) for each line fewer than `WHITE_GAP_CAP` (4) left alive.
 #[inline(always)]
 pub fn order_moves_by_gaps(
@@ -489,26 +390,37 @@ fn order_scored(position: &Position, moves: BitBoard, bonus: impl Fn(Cell) -> u3
         opens[i] = opening;
         len += 1;
     }
-    OrderedMoves {
-        cells,
-        created,
-        opens,
-        len,
-    }
+    OrderedMoves::from_sorted(cells, created, opens, len)
 }
 
 #[cfg(test)]
 mod tests {
     use super::threats_on_top;
-    use score4_bench::PositionGenerator;
-    use score4_board::geometry::LINES;
-    use score4_board::{Cell, Game};
+    use crate::geometry::{CellCoordinates, LINES};
+    use crate::{Cell, GameRecord};
+
+    /// The first 40 positions of each committed benchmark set from 20 to 48 stones.
+    fn benchmark_positions() -> impl Iterator<Item = GameRecord> {
+        let sets = [
+            include_str!("../../../bench/positions/d20.txt"),
+            include_str!("../../../bench/positions/d28.txt"),
+            include_str!("../../../bench/positions/d36.txt"),
+            include_str!("../../../bench/positions/d44.txt"),
+            include_str!("../../../bench/positions/d48.txt"),
+        ];
+        sets.into_iter().flat_map(|set| {
+            set.lines()
+                .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+                .take(40)
+                .map(|line| line.split_whitespace().next().unwrap().parse().unwrap())
+        })
+    }
 
     #[test]
     fn a_move_below_a_cell_where_the_opponent_makes_three_counts_that_threat() {
         // O holds columns 1 and 2 on layer 1: X in column 3 (or 0) lets O play the fourth
         // cell's neighbour on layer 1 and threaten the row; X in column 5 lets O nothing.
-        let game: Game = "1122".parse().unwrap();
+        let game: GameRecord = "1122".parse().unwrap();
         let position = game.position();
         assert_eq!(threats_on_top(position, Cell::new(3, 0, 0)), 1);
         assert_eq!(threats_on_top(position, Cell::new(0, 0, 0)), 1);
@@ -518,29 +430,27 @@ mod tests {
     #[test]
     fn threats_on_top_match_their_definition() {
         let mut counted = 0;
-        for stones in (10..=50u32).step_by(4) {
-            for game in PositionGenerator::new(stones, 4_100 + stones as u64).take(40) {
-                let position = game.position();
-                let them = position.mover().other();
-                for cell in position.playable() {
-                    let after = position.after(cell);
-                    let expected = if cell.z() == 3 {
-                        0
-                    } else {
-                        let above = 1u64 << (cell.index() + 16);
-                        let (mine, theirs) = (after.stones(them.other()).0, after.stones(them).0);
-                        LINES
-                            .iter()
-                            .filter(|&&line| {
-                                line & above != 0
-                                    && line & mine == 0
-                                    && (line & theirs).count_ones() >= 2
-                            })
-                            .count() as u32
-                    };
-                    assert_eq!(threats_on_top(position, cell), expected, "{game}, {cell:?}");
-                    counted += expected;
-                }
+        for game in benchmark_positions() {
+            let position = game.position();
+            let them = position.mover().other();
+            for cell in position.playable() {
+                let after = position.after(cell);
+                let expected = if cell.z() == 3 {
+                    0
+                } else {
+                    let above = 1u64 << (cell.index() + 16);
+                    let (mine, theirs) = (after.stones(them.other()).0, after.stones(them).0);
+                    LINES
+                        .iter()
+                        .filter(|&&line| {
+                            line & above != 0
+                                && line & mine == 0
+                                && (line & theirs).count_ones() >= 2
+                        })
+                        .count() as u32
+                };
+                assert_eq!(threats_on_top(position, cell), expected, "{game}, {cell:?}");
+                counted += expected;
             }
         }
         assert!(

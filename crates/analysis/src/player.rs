@@ -1,7 +1,7 @@
-//! The playing engine: [`crate::analyze`] every move, play the best.
+//! The player: [`crate::analyze`] every move, play the best.
 //!
 //! Whenever the solver decides the position within the time, every move's exact score (or at
-//! least its win/draw/loss) is known and the engine plays one that keeps the position's value —
+//! least its win/draw/loss) is known and the player plays one that keeps the position's value —
 //! the fastest win, or the slowest loss. A move proven to win is always preferred to one that
 //! is only estimated, and a move proven to lose is played only when every move is (the best is
 //! ranked first by what it is sure to get). Otherwise the heuristic search's estimates decide.
@@ -11,9 +11,9 @@ use std::time::Duration;
 use score4_solver::TranspositionTable;
 
 use crate::analyze::{analyze, Analysis};
-use crate::board::Board;
+use score4_game::Game;
 
-/// A move (a column `C`) chosen by the engine, with the analysis behind it.
+/// A move (a column `C`) chosen by the player, with the analysis behind it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice<C> {
     /// The move.
@@ -23,24 +23,24 @@ pub struct Choice<C> {
 }
 
 /// A player with its own table and a time per move.
-pub struct Engine<'t> {
+pub struct Player<'t> {
     table: &'t TranspositionTable,
     time_per_move: Duration,
 }
 
-impl<'t> Engine<'t> {
-    /// An engine using `table` (of bounds) and about `time_per_move` for each move.
-    pub fn new(table: &'t TranspositionTable, time_per_move: Duration) -> Engine<'t> {
-        Engine {
+impl<'t> Player<'t> {
+    /// An player using `table` (of bounds) and about `time_per_move` for each move.
+    pub fn new(table: &'t TranspositionTable, time_per_move: Duration) -> Player<'t> {
+        Player {
             table,
             time_per_move,
         }
     }
 
-    /// The engine's move in `position`.
+    /// The player's move in `position`.
     ///
     /// Contract: nobody has four in a line in `position` and it is not full.
-    pub fn choose<B: Board>(&self, position: &B) -> Choice<B::Column> {
+    pub fn choose<B: Game>(&self, position: &B) -> Choice<B::Column> {
         let analysis = analyze(position, self.table, self.time_per_move);
         Choice {
             column: analysis.best,

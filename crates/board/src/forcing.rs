@@ -19,7 +19,8 @@
 //! promising lines first can leave a short forced win behind a long proof
 //! (docs/PERFORMANCE.md).
 
-use score4_board::{Cell, Colour, Position};
+use crate::bitboard::Layers;
+use crate::{Cell, Colour, Position};
 
 use crate::ordering::{after_move, unstoppable};
 use crate::rules::{follow_up_holds_after, zugzwang_after};
@@ -34,9 +35,9 @@ use crate::rules::{follow_up_holds_after, zugzwang_after};
 /// (that white wins, or that white does not); `false` says nothing.
 ///
 /// ```
-/// use score4_board::Game;
-/// use score4_solver::forcing::forcing_win;
-/// let game: Game = "5E220C7E".parse().unwrap();
+/// use crate::GameRecord;
+/// use score4_board::forcing::forcing_win;
+/// let game: GameRecord = "5E220C7E".parse().unwrap();
 /// let position = game.position();
 /// assert_eq!(position.to_string(), "\
 /// z=0      z=1      z=2      z=3      columns
