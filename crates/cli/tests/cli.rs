@@ -203,7 +203,7 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
 
 #[test]
 fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
-    let cases: [(&[&str], &str); 18] = [
+    let cases: [(&[&str], &str); 16] = [
         (&["solve", "--tt-size", "1GB", "0"], "unknown size unit"),
         (
             &["solve", "--leaf-area", "sometimes", "0"],
@@ -243,14 +243,6 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
             "cannot read /no/such/file.txt",
         ),
         (&["gen", "--stones", "64"], "64"),
-        (
-            &["--game", "classic", "solve", "--each-move", "4"],
-            "--clear-table and --no-best-first are available for the 3-D game only",
-        ),
-        (
-            &["--game", "classic", "solve", "--no-best-first", "4"],
-            "--no-best-first are available for the 3-D game only",
-        ),
         (&["frobnicate"], "unrecognized subcommand"),
     ];
     for (args, message) in cases {

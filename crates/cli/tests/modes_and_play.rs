@@ -362,3 +362,40 @@ fn the_classic_game_is_analysed_and_played() {
         .code(2)
         .stderr(predicates::str::contains("the game is over (X has won)"));
 }
+
+#[test]
+fn the_classic_game_values_each_move_like_the_3d_game() {
+    // X has three in the bottom row (columns 4, 5, 6): columns 3 and 7 win at once with X's
+    // fourth stone (22 - 4 = 18 for X, so -18 for O, who is to move after them).
+    let each = json_lines(
+        stdout_of_success(score4().args([
+            "--game",
+            "classic",
+            "solve",
+            "--mode",
+            "exact",
+            "--json",
+            "--each-move",
+            "445566",
+        ]))
+        .as_bytes(),
+    );
+    assert_eq!(each.len(), 7, "one row per column");
+    for row in &each {
+        let moves = row["position"].as_str().unwrap();
+        let ends = moves.ends_with('3') || moves.ends_with('7');
+        assert_eq!(row["ends_game"].as_bool().unwrap_or(false), ends, "{row}");
+        if ends {
+            assert_eq!(row["value"], -18, "{row}");
+            continue;
+        }
+        let alone = json_lines(
+            stdout_of_success(score4().args([
+                "--game", "classic", "solve", "--mode", "exact", "--json", moves,
+            ]))
+            .as_bytes(),
+        );
+        assert_eq!(alone[0]["value"], row["value"], "{moves}");
+        assert_eq!(row["game"], "classic");
+    }
+}
