@@ -23,7 +23,7 @@ use score4_game::Game;
 /// What is known of one move, from the side of the player making it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveValue {
-    /// Its exact score (DESIGN §2).
+    /// Its exact score (docs/RULES.md, "Values").
     Exact(i32),
     /// Win (`1`), draw (`0`) or loss (`-1`); the exact score lies in `range`.
     Wdl(i32, ScoreRange),

@@ -3,7 +3,7 @@
 //! panics, and playing on copies leaves the original untouched.
 //!
 //! The reference for what a string means is [`referee`], a from-scratch implementation of the
-//! rules of DESIGN §1–2 on raw `u64`s (its own digit parsing, column heights and line scan).
+//! rules of docs/RULES.md (the game, cells and columns, move strings) on raw `u64`s (its own digit parsing, column heights and line scan).
 
 mod common;
 
@@ -222,7 +222,7 @@ proptest! {
         prop_assert_eq!(text.parse::<GameRecord>(), Ok(game));
     }
 
-    /// Guards DESIGN §2: whitespace anywhere and lower-case digits do not change the game.
+    /// Guards docs/RULES.md, "Move strings and position files": whitespace anywhere and lower-case digits do not change the game.
     #[test]
     fn whitespace_and_case_do_not_change_the_parse(
         game in legal_games(),
@@ -345,7 +345,7 @@ proptest! {
     }
 }
 
-/// Guards each error variant on a hand-written example (DESIGN §2).
+/// Guards each error variant on a hand-written example (docs/RULES.md, "Move strings and position files").
 #[test]
 fn each_bad_input_gives_its_documented_error() {
     let column = |c: u8| Column::new(c).unwrap();

@@ -1,4 +1,4 @@
-//! perft: the number of move sequences of `n` plies from the empty board, against DESIGN §4b.
+//! perft: the number of move sequences of `n` plies from the empty board, against docs/RULES.md, "Counts to test against".
 //!
 //! A game stops at the first four: a winning move is counted at its own ply but not expanded.
 //! These counts exercise `playable`, `play`/`after` and the incremental threats behind `wins_with`
@@ -6,7 +6,7 @@
 
 use score4_board::{GameRecord, Position};
 
-/// `(plies, move sequences, of which the last move wins)` from DESIGN §4b.
+/// `(plies, move sequences, of which the last move wins)` from docs/RULES.md, "Counts to test against".
 const PERFT: [(u32, u64, u64); 8] = [
     (1, 16, 0),
     (2, 256, 0),
@@ -74,7 +74,7 @@ fn check_perft(plies: u32) {
     );
 }
 
-/// Guards move generation and gravity: perft(1..=6) equal DESIGN §4b (no win is possible yet).
+/// Guards move generation and gravity: perft(1..=6) equal docs/RULES.md, "Counts to test against" (no win is possible yet).
 #[test]
 fn perft_up_to_six_plies_matches_the_design_table() {
     for plies in 1..=6 {

@@ -1,5 +1,5 @@
 //! Distinct positions after `n` plies and their classes under the 8 symmetries, against
-//! DESIGN §4b; the canonical key against a recomputation from scratch; and the compact key's
+//! docs/RULES.md, "Counts to test against"; the canonical key against a recomputation from scratch; and the compact key's
 //! injectivity on every position of the first six plies.
 
 mod common;
@@ -33,7 +33,7 @@ fn check_counts(layers: &Layers, plies: usize) {
 }
 
 /// Guards transpositions and the canonical key: distinct positions and distinct canonical keys
-/// after 1..=6 plies equal DESIGN §4b.
+/// after 1..=6 plies equal docs/RULES.md, "Counts to test against".
 #[test]
 fn distinct_and_canonical_positions_up_to_six_plies_match_the_design_table() {
     check_counts(six_plies(), 6);
@@ -139,7 +139,7 @@ fn compact_keys_of_random_deep_positions_are_injective() {
 }
 
 /// Guards the counts of ply 7, the first with won positions: 5,869,840 distinct positions, 19,040
-/// of them won, 736,407 up to symmetry (DESIGN §4b). About 10 s and 0.5 GB optimised.
+/// of them won, 736,407 up to symmetry (docs/RULES.md, "Counts to test against"). About 10 s and 0.5 GB optimised.
 #[test]
 #[ignore = "5.9 million positions; run with --include-ignored in the optimised test profile"]
 fn distinct_and_canonical_positions_at_seven_plies_match_the_design_table() {

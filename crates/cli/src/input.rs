@@ -191,7 +191,7 @@ pub fn finish_run(
     }
 }
 
-/// A position that could not be read, as a JSON line (DESIGN §2).
+/// A position that could not be read, as a JSON line (docs/RULES.md, "The JSON line").
 #[derive(serde::Serialize)]
 struct JsonError<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -3,7 +3,7 @@
 //! The sequential solver of Connect Four 3D, as the report describes it and then better:
 //!
 //! - [`search`]: binary minimax for "does the first player win?", with the decisive situations
-//!   of DESIGN §4 read off the bitboards — and the same search for "is the first player's
+//!   of docs/RULES.md read off the bitboards — and the same search for "is the first player's
 //!   score at least t?";
 //! - [`score`]: win/draw/loss and exact scores, by a few such questions over a table of bounds;
 //! - [`ordering`]: the report's line-score move ordering, insertion sort, best first;

@@ -1,7 +1,7 @@
 //! The classic 7×6 game against Pascal Pons's published test sets: every position of
 //! Test_L3_R1 (end, easy), Test_L2_R1 (middle, easy), Test_L2_R2 (middle, medium) and
 //! Test_L1_R1 (beginning, easy), strong (exact score) and weak (win/draw/loss), must get the
-//! published score. The sets are read from `../shared/data/pons/` beside the repository.
+//! published score. The sets are read from `bench/pons/` in the repository.
 
 use score4_classic::ClassicRecord;
 use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
