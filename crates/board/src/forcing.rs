@@ -17,7 +17,7 @@
 //! [`forcing_win`] tries every such chain up to a given number of the attacker's moves. It
 //! settles nodes the move ordering would otherwise get wrong: an ordering that puts the most
 //! promising lines first can leave a short forced win behind a long proof
-//! (docs/PERFORMANCE.md).
+//! (docs/PERFORMANCE.md, "Move ordering and forcing").
 
 use crate::bitboard::Layers;
 use crate::{Cell, Colour, Position};
@@ -35,7 +35,7 @@ use crate::rules::{follow_up_holds_after, zugzwang_after};
 /// (that white wins, or that white does not); `false` says nothing.
 ///
 /// ```
-/// use crate::GameRecord;
+/// use score4_board::GameRecord;
 /// use score4_board::forcing::forcing_win;
 /// let game: GameRecord = "5E220C7E".parse().unwrap();
 /// let position = game.position();

@@ -15,32 +15,28 @@
 //! | black only: the move is in the column of white's move before it (on top of it) | 4 |
 //!
 //! A cell lies on at most 7 lines, so a level's line points never add up to the next level's.
-//! The report put every move that creates an opening first; such a move forces the reply but
+//! The report puts every move that creates an opening first; such a move forces the reply but
 //! spends the threat, and when it fails its whole subtree is wasted. Worth far less than one
-//! more line of two stones, it only breaks ties (docs/PERFORMANCE.md: 30 points instead of
-//! 1000, 12 % fewer nodes on the first 100 positions of d28; 10 instead of 30 once the moves
-//! that win by force came first, −7.2 % on the first 300 of d28, −12 % on the first 300 of
-//! d30, −1 % on all of d32).
+//! more line of two stones, it only breaks ties.
 //!
 //! A move that wins by force is tried first, whatever else scores: the opponent, who has no
-//! opening of its own, cannot stop both threats (−7.8 % nodes on the first 300 of d28, −6.5 %
-//! on all of d32; the opening points alone left such a move behind moves with more lines of
-//! two).
+//! opening of its own, cannot stop both threats. The opening points alone would leave such a
+//! move behind moves with more lines of two.
 //!
 //! A move makes the cell above it playable. Where the opponent could create a threat by playing
-//! there, the move is worth a little less (3 points per such threat; −2.2 % nodes on the first
-//! 300 of d28, −2.6 % on the first 300 of d30, −3.9 % on all of d32, −5.7 % on the first 100
-//! of d26). Much more than that costs: 20 points per threat, +14 % on d28.
+//! there, the move is worth a little less (3 points per such threat; much more costs nodes).
 //!
 //! A threat of the mover right above a playable cell bars the opponent from that column (it
 //! would open the threat). A move scores for every column the opponent is barred from after it:
-//! the opponent's choices shrink, and with them the subtree (−13 % to −19 % nodes on the four
-//! sets of docs/PERFORMANCE.md). When the opponent is left with few moves, each one fewer
-//! counts more (−4 % to −11 % again).
+//! the opponent's choices shrink, and with them the subtree. When the opponent is left with few
+//! moves, each one fewer counts more.
 //!
 //! Moves also score by how close each brings the mover to a static proof (`rules::follow_up_gap`
 //! for black, `rules::zugzwang_gap` for white, which the search computes anyway when it tries
 //! the rules after each move): a move leaving the opponent fewer lines alive is tried earlier.
+//!
+//! Every term and its points were measured on the committed sets: docs/PERFORMANCE.md, "Move
+//! ordering and forcing" (the terms tried and dropped are there too).
 
 use crate::bitboard::Layers;
 use crate::geometry::CellCoordinates;
@@ -51,43 +47,27 @@ use score4_game::{ForcedLine, Opening, OrderedMoves};
 
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
 const LINE_POINTS: [u32; 3] = [1, 10, 100];
-/// Points for each opening of the mover after the move.
+/// Points for each opening of the mover after the move: a tie-break only (module
+/// documentation). Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
 const OPENING_POINTS: u32 = 10;
 /// Points for each line through the cell above a move on which the opponent could *not*
 /// create a threat by playing there (so a move gives up 3 points per threat it lets the
-/// opponent create on top of it). Grid on the first 300 of d28 (ninth session's ordering,
-/// 135,471,875 nodes): 1 → 132,773,141; 2 → 132,034,142; **3 → 132,449,595**;
-/// 5 → 133,446,815; 8 → 136,557,158; 20 → 154,607,793; 100 → 253,277,309. On the first 300 of
-/// d30 (37,709,152): 2 / 3 / 5 → 36,783,522 / 36,728,268 / 36,603,979; all of d32
-/// (44,451,090): 42,889,133 / 42,717,197 / 42,291,357. The same for the opponent's lines of one
-/// stone (3 points) gave +7 % on d28.
+/// opponent create on top of it). 3: between the best on d28 (2) and on d30 and d32 (5).
+/// Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
 const TOP_THREAT_POINTS: u32 = 3;
 /// Points a white move gets for each playable cell right below one of white's threats after
 /// it (a column black may not play in: black's choice shrinks, and with it the tree of a
-/// white win). Grid with [`BARRED_POINTS_BLACK`] on the first 300 of d28 and d30, all of d32
-/// and the first 100 of d26 (eleventh session; without barred points 116,801,399 /
-/// 32,874,791 / 38,215,090 / 42,692,844 nodes), white / black points: 5 / 0 109,175,895 /
-/// 31,288,954 / 36,674,306 / 39,856,232; 0 / 5 103,320,081 / 31,292,311 / 35,231,143 /
-/// 41,044,286; 5 / 5 100,208,604 / 29,773,766 / 33,774,423 / 38,249,220; 5 / 10 104,046,080 /
-/// 28,704,685 / 32,404,339 / 36,420,904; **5 / 15 101,407,126 / 27,989,208 / 31,121,998 /
-/// 36,154,317**; 5 / 20 104,408,540 / 28,323,808 / 31,566,026 / 36,861,987; 4 / 15
-/// 101,723,965 / 27,962,631 / 31,284,180 / 36,562,179; 6 / 15 101,358,827 / 27,974,657 /
-/// 31,022,316 / 37,786,867; 8 / 15 102,073,177 / 27,668,700 / 30,804,200 / 37,813,775;
-/// 20 / 0 122,977,914 on d28.
+/// white win). 5, with [`BARRED_POINTS_BLACK`] 15: the fewest nodes over the four sets
+/// together. Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
 const BARRED_POINTS_WHITE: u32 = 5;
 /// Points a black move gets for each playable cell right below one of black's threats after
 /// it (white may not play there); see [`BARRED_POINTS_WHITE`].
 const BARRED_POINTS_BLACK: u32 = 15;
 /// Points for each move fewer than [`FEW_MOVES_BELOW`] the opponent is left with after the
 /// move (the playable cells it is not barred from), on top of the barred cells' points: a
-/// subtree shrinks faster than the count of barred cells says when few moves remain. Grid on
-/// the four sets of [`BARRED_POINTS_WHITE`] (eleventh session, against 101,407,126 /
-/// 27,989,208 / 31,121,998 / 36,154,317), below / points: 2 / 10 99,043,863 / 27,328,083 /
-/// 30,237,548 / 35,525,384; 3 / 10 97,841,401 / 26,951,477 / 29,675,558 / 35,176,692; 5 / 10
-/// 95,389,804 / 26,012,800 / 28,297,162 / 34,660,978; **7 / 10 95,072,240 / 25,722,084 /
-/// 27,692,894 / 34,716,719**; 7 / 5 95,152,015 / 25,983,179 / 28,286,009 / 34,668,044; 7 / 15
-/// 95,340,953 / 25,660,090 / 27,504,121 / 34,730,182; 8 / 10 95,834,918 / 25,553,923 /
-/// 27,230,103 / 35,168,449; 9 / 10 98,619,859 / 25,835,531 / 26,938,283 / 36,377,208.
+/// subtree shrinks faster than the count of barred cells says when few moves remain. 10 below
+/// 7: the fewest nodes over the four sets together. Tuned on the committed sets:
+/// docs/PERFORMANCE.md, "Move ordering and forcing".
 const FEW_MOVES_POINTS: u32 = 10;
 /// See [`FEW_MOVES_POINTS`].
 const FEW_MOVES_BELOW: u32 = 7;
@@ -295,35 +275,23 @@ fn threats_on_top(position: &Position, cell: Cell) -> u32 {
 }
 
 /// Points for each of white's 76 lines *not* left alive by black's follow-up strategy after a
-/// black move (`rules::follow_up_gap`); black's moves only. Grid on whole sets (sixth
-/// session): 3 and 6 points, −7 % and −8 % nodes on d32, −10 % and −12 % on d30. Again in the
-/// ninth session (first 300 of d28): 3 and 10 points, +2.8 % and +7.0 % against 6.
+/// black move (`rules::follow_up_gap`); black's moves only. 6: fewer nodes than 3 or 10.
+/// Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
 const GAP_POINTS: u32 = 6;
 
 /// Points for each black line fewer than [`WHITE_GAP_CAP`] that white's zugzwang strategy
 /// leaves alive after a white move (`rules::zugzwang_gap`); white's moves only. Only moves
-/// that nearly prove the win score: points for every line not alive (as for black) gave 13 %
-/// more nodes on the first 100 of d32. Grid there (cap / points): 2 / 1–6 −1 %, 4 / 1–3
-/// −7.7 %, 8 / 1 −7.6 %, 8 / 6 +2 %; whole sets with 4 / 2: d32 −6.4 %, d30 −0.1 %, d28 −3.0 %.
-/// With 10 points per opening and moves that win by force first (ninth session), 8 points
-/// instead of 2 (cap 4): first 300 of d28 −2.0 %, first 300 of d30 −1.4 %, all of d32 −1.5 %,
-/// first 100 of d26 −6.4 % (4 and 16 points: d28 −1.0 % and −2.6 %, d30 −0.6 % and −0.9 %).
-/// With the barred cells and few moves' points (eleventh session), 12 instead of 8 on the four
-/// sets of [`BARRED_POINTS_WHITE`]: 95,072,240 → 94,549,808 / 25,722,084 → 25,607,722 /
-/// 27,692,894 → 27,205,989 / 34,716,719 → 34,361,654 (−0.4 % to −1.8 %; 12 had won on all four
-/// with the barred cells alone too); 16: 95,830,485 / 25,664,417 / 26,711,931 / 35,332,610.
+/// that nearly prove the win score: points for every line not alive (as for black) cost nodes.
+/// 12 below 4: fewer nodes than 8 on all four sets and than 16 on three. Tuned on the
+/// committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
 const WHITE_GAP_POINTS: u32 = 12;
 /// See [`WHITE_GAP_POINTS`].
 const WHITE_GAP_CAP: u32 = 4;
 
 /// Points for a black move in the column of white's move before it (on top of it: the answer
 /// of black's follow-up strategy, or a block of what white's stone started there), on top of
-/// the gap points (seventeenth session). Grid on the first 300 of d28 (59,178,176 nodes
-/// without): 2 → 58,899,212; **4 → 58,535,209**; 5 → 58,579,950; 8 → 58,558,852; 20 →
-/// 63,289,371; only when the answer lies on layer 1 or 3 (the follow-up's own cells): 4 →
-/// 58,983,363, 8 → 59,075,556. The same for white (on top of black's move) costs: 5 →
-/// 60,157,619, 20 → 64,680,199; and so do points for white's moves *elsewhere*: 3 →
-/// 60,060,387, 10 → 61,807,750.
+/// the gap points. 4: the fewest nodes of 2 to 20 on d28; the same points for white cost nodes.
+/// Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
 const FOLLOW_UP_POINTS: u32 = 4;
 
 /// `moves` sorted by [`move_score`], best first; equal scores keep increasing cell order.

@@ -29,26 +29,26 @@
 //! white *odd threat* (a threat on layer 2, the third row), with the same follow-up and pairs
 //! played by white in the other columns; the proof is in the function's documentation.
 //!
-//! **Mirrored columns** (both rules, fifteenth session): when the strategy leaves the attacker
-//! a single line, and that line lies in one layer, the defender may instead *mirror* two of its
-//! columns of equal height: a move of the attacker in one is answered at the same height in
-//! the other. Heights stay equal, so the answer is always playable; the defender gets one cell
-//! of each pair at the same height (which kills the line), and loses the two columns' sure
-//! cells and pairs (so the whole strategy is checked again, see `holds_with_mirror`). The
-//! columns of odd height outside the mirror still come in an even number, as the mirror takes
-//! two of equal height. A mirrored column needs a stone of the defender: else its vertical line
-//! is the attacker's. (An earlier mirror, sixth session, searched up to eight mirrors at every
-//! rule call and cost more than it saved; this one is tried once per call, only on one line.)
+//! **Mirrored columns** (both rules): when the strategy leaves the attacker a single line, and
+//! that line lies in one layer, the defender may instead *mirror* two of its columns of equal
+//! height: a move of the attacker in one is answered at the same height in the other. Heights
+//! stay equal, so the answer is always playable; the defender gets one cell of each pair at the
+//! same height (which kills the line), and loses the two columns' sure cells and pairs (so the
+//! whole strategy is checked again, see `holds_with_mirror`). The columns of odd height outside
+//! the mirror still come in an even number, as the mirror takes two of equal height. A mirrored
+//! column needs a stone of the defender: else its vertical line is the attacker's. The mirror
+//! is tried once per call, and only for one line: searching up to eight mirrors at every rule
+//! call cost more than it saved (docs/PERFORMANCE.md, "Static rules").
 //!
-//! **A counter-threat as a spare tempo** (both rules, twenty-sixth session): the commonest
-//! failure of black's rule is a single white threat on layer 2 above a column of one stone
-//! (`t2` above the playable `t1`): the follow-up pairs `t1` and gives white `t2`. When black has
-//! a threat of its own on layer 2 above another column of one stone (`v2` above `v1`), white
-//! can never play `v1`, so black may answer `t1` with `t2` (Allis's *vertical*) and spend `v1`
-//! later, as the answer to `t3`. White's zugzwang gets the mirror image with a second white
-//! threat. The strategy and its proof, for both, are in `spare_tempo_kills`. It is tried when
-//! the lines the strategy leaves the attacker (the first two, as far as the test looks) share
-//! such a layer-2 cell, however many lines it leaves.
+//! **A counter-threat as a spare tempo** (both rules): the commonest failure of black's rule is
+//! a single white threat on layer 2 above a column of one stone (`t2` above the playable `t1`):
+//! the follow-up pairs `t1` and gives white `t2`. When black has a threat of its own on layer 2
+//! above another column of one stone (`v2` above `v1`), white can never play `v1`, so black may
+//! answer `t1` with `t2` (Allis's *vertical*) and spend `v1` later, as the answer to `t3`.
+//! White's zugzwang gets the mirror image with a second white threat. The strategy and its
+//! proof, for both, are in `spare_tempo_kills`. It is tried when the lines the strategy leaves
+//! the attacker (the first two, as far as the test looks) share such a layer-2 cell, however
+//! many lines it leaves.
 //!
 //! The search applies each rule at the nodes of its contract and after every move of the player
 //! to move (a move that hands the other a settled position settles this node too). The tests
@@ -79,7 +79,7 @@ const MAX_NEEDS: usize = 16;
 /// position is not a first-player win; `false` says nothing.
 ///
 /// ```
-/// use crate::GameRecord;
+/// use score4_board::GameRecord;
 /// use score4_board::rules::{follow_up_holds, ODD_LAYERS};
 /// let game: GameRecord = "59B5A685E3CFC1E1402CFF65B42A12EE1AF4CB".parse().unwrap();
 /// let position = game.position();
@@ -99,7 +99,7 @@ const MAX_NEEDS: usize = 16;
 /// With a mirror (module documentation):
 ///
 /// ```
-/// use crate::GameRecord;
+/// use score4_board::GameRecord;
 /// use score4_board::rules::{follow_up_holds, follow_up_holds_without_mirror};
 /// let game: GameRecord = "50551DC518DC1103DCC3266AAD4873".parse().unwrap();
 /// let position = game.position();
@@ -120,7 +120,7 @@ const MAX_NEEDS: usize = 16;
 /// With a counter-threat (module documentation):
 ///
 /// ```
-/// use crate::GameRecord;
+/// use score4_board::GameRecord;
 /// use score4_board::rules::{follow_up_holds, follow_up_holds_without_counter_threat};
 /// let game: GameRecord = "FD4C856D2C01933A65AF7248F559111A2BD4A6F049".parse().unwrap();
 /// let position = game.position();
@@ -143,16 +143,16 @@ pub fn follow_up_holds(position: &Position) -> bool {
     lines_left_to_white::<false, ALL_EXTRAS>(position) == 0
 }
 
-/// [`follow_up_holds`] without mirrored columns: claimeven and pairs alone (the rule before the
-/// mirror was added; the tests count the positions only the mirror settles).
+/// [`follow_up_holds`] without mirrored columns: claimeven and pairs alone (for the tests, which
+/// count the positions only the mirror settles).
 ///
 /// Contract: as [`follow_up_holds`].
 pub fn follow_up_holds_without_mirror(position: &Position) -> bool {
     lines_left_to_white::<false, NO_EXTRAS>(position) == 0
 }
 
-/// [`follow_up_holds`] without the counter-threat (the rule before it was added; the tests
-/// count the positions only the counter-threat settles).
+/// [`follow_up_holds`] without the counter-threat (for the tests, which count the positions
+/// only the counter-threat settles).
 ///
 /// Contract: as [`follow_up_holds`].
 pub fn follow_up_holds_without_counter_threat(position: &Position) -> bool {
