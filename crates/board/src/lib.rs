@@ -2,7 +2,7 @@
 //!
 //! Connect Four 3D (Score Four, Sogo): a 4×4×4 cube, 16 columns with gravity, 76 lines of
 //! four. This crate is the game: everything about a position, and the game's knowledge that the
-//! search uses, behind the [`Game`](score4_game::Game) trait it implements for [`Position`]:
+//! search uses, behind the [`Game`] trait it implements for [`Position`]:
 //!
 //! - [`bitboard`]: what a [`BitBoard`] means in 3-D (bit `16*z + 4*y + x`; layers up and down,
 //!   drawings), and [`geometry`]: cells, columns and the 76 lines;

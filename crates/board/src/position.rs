@@ -55,7 +55,7 @@ impl std::error::Error for PositionError {}
 /// to take it back.
 ///
 /// ```
-/// use score4_board::{Colour, GameRecord};
+/// use score4_board::{Colour, GameRecord, Layers};
 /// // The report's line up to black's 4th stone.
 /// let game: GameRecord = "0F C3 48 4B".parse().unwrap();
 /// let position = game.position();
@@ -69,7 +69,7 @@ impl std::error::Error for PositionError {}
 /// X · · O  · · · ·  · · · ·  · · · ·  C D E F
 /// ");
 /// // O has three on the right edge of the bottom layer: X must answer in column 7.
-/// assert_eq!(format!("{:?}", position.openings(Colour::Black)), "\
+/// assert_eq!(position.openings(Colour::Black).drawn().to_string(), "\
 /// z=0      z=1      z=2      z=3
 /// . . . .  . . . .  . . . .  . . . .
 /// . . . x  . . . .  . . . .  . . . .

@@ -14,7 +14,7 @@
 //! - [`Evaluation`] / [`Interrupted`]: one result type for both solvers;
 //! - [`resources`]: what the machine offers (physical cores, available memory).
 //!
-//! It is generic over [`Game`](score4_game::Game) and knows no concrete game. It depends on the
+//! It is generic over [`Game`] and knows no concrete game. It depends on the
 //! search crates (`score4-solver`, `score4-parallel`, `score4-analysis`) and the games'
 //! vocabulary (`score4-game`), never on a front-end: no printing, no argument parsing.
 #![warn(missing_docs)]
