@@ -10,7 +10,7 @@ use score4_analysis::{analyze, Board, Engine, MoveValue};
 use score4_bench::PositionGenerator;
 use score4_board::Position;
 use score4_classic::{ClassicGame, ClassicPosition};
-use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
+use score4_solver::{Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
 
 /// A table of bounds for `B`'s keys (the smallest 3-D one, 64 MiB for the classic game).
 fn bounds_table<B: Board>() -> TranspositionTable {
@@ -20,8 +20,8 @@ fn bounds_table<B: Board>() -> TranspositionTable {
         B::KEY_WIDTH,
     )
     .max(64 << 20);
-    TranspositionTable::with_key_width(bytes, Replacement::TwoBig, Format::Bounds, 2, B::KEY_WIDTH)
-        .unwrap()
+    let config = TableConfig::new(bytes, B::KEY_WIDTH).format(Format::Bounds);
+    TranspositionTable::new(&config.threads(2)).unwrap()
 }
 
 /// Every 50th position of Pons's set `name`, after `skip`.

@@ -11,7 +11,8 @@ use score4_board::Game;
 use score4_parallel::Config as ParallelConfig;
 use score4_solver::table::KEY_WIDTH_3D;
 use score4_solver::{
-    BestFirst, Format, LeafArea, Replacement, SearchStats, Solver, TableError, TranspositionTable,
+    BestFirst, Format, LeafArea, Replacement, SearchStats, Solver, TableConfig, TableError,
+    TranspositionTable,
 };
 use serde::{Deserialize, Serialize};
 
@@ -295,13 +296,12 @@ pub fn run_difficulty(
 ) -> Result<DifficultyResult, BenchError> {
     let start = Instant::now();
     let deadline = start + Duration::from_secs_f64(config.time_limit_seconds);
-    let table = TranspositionTable::with_leaf_area(
-        config.table_bytes,
-        config.replacement,
-        Format::Binary,
-        config.threads,
-        KEY_WIDTH_3D,
-        config.leaf_area,
+    let table = TranspositionTable::new(
+        &TableConfig::new(config.table_bytes, KEY_WIDTH_3D)
+            .replacement(config.replacement)
+            .format(Format::Binary)
+            .threads(config.threads)
+            .leaf_area(config.leaf_area),
     )?;
     let setup_seconds = start.elapsed().as_secs_f64();
     let mut solver =

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use score4_analysis::{analyze, Analysis, Board, MoveValue};
 use score4_board::Outcome;
-use score4_solver::{Format, Game, TranspositionTable};
+use score4_solver::{Format, Game, TableConfig, TranspositionTable};
 
 use crate::record::Record;
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
@@ -21,15 +21,18 @@ pub fn bounds_table<R: Record>(
     let bytes = bytes.unwrap_or(R::TABLE_BYTES);
     let threads = crate::machine::physical_cores();
     let key_width = R::Board::KEY_WIDTH;
-    TranspositionTable::with_key_width(bytes, replacement, Format::Bounds, threads, key_width)
-        .map_err(|error| {
-            eprintln!("{} {command}: --tt-size: {error}", R::PROGRAM);
-            if error.is_bad_input() {
-                ExitCode::from(EXIT_BAD_INPUT)
-            } else {
-                ExitCode::FAILURE
-            }
-        })
+    let config = TableConfig::new(bytes, key_width)
+        .replacement(replacement)
+        .format(Format::Bounds)
+        .threads(threads);
+    TranspositionTable::new(&config).map_err(|error| {
+        eprintln!("{} {command}: --tt-size: {error}", R::PROGRAM);
+        if error.is_bad_input() {
+            ExitCode::from(EXIT_BAD_INPUT)
+        } else {
+            ExitCode::FAILURE
+        }
+    })
 }
 
 /// The game to analyse or play from, or the message and exit code for the user: it must be

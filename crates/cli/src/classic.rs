@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use score4_classic::{ClassicError, ClassicGame};
-use score4_solver::{Mode, SearchStats, Solver, TranspositionTable};
+use score4_solver::{Mode, SearchStats, Solver, TableConfig, TranspositionTable};
 
 use crate::input::{finish_run, report_bad_entry, Source};
 use crate::record::Record;
@@ -40,16 +40,18 @@ fn table_for(
 ) -> Result<TranspositionTable, ExitCode> {
     let key_width = score4_classic::KEY_WIDTH;
     let format = mode.format();
-    TranspositionTable::with_leaf_area(bytes, replacement, format, 1, key_width, leaf_area).map_err(
-        |error| {
-            eprintln!("score4 --game classic {command}: table: {error} (--mode {mode})");
-            if error.is_bad_input() {
-                ExitCode::from(EXIT_BAD_INPUT)
-            } else {
-                ExitCode::FAILURE
-            }
-        },
-    )
+    let config = TableConfig::new(bytes, key_width)
+        .replacement(replacement)
+        .format(format)
+        .leaf_area(leaf_area);
+    TranspositionTable::new(&config).map_err(|error| {
+        eprintln!("score4 --game classic {command}: table: {error} (--mode {mode})");
+        if error.is_bad_input() {
+            ExitCode::from(EXIT_BAD_INPUT)
+        } else {
+            ExitCode::FAILURE
+        }
+    })
 }
 
 /// One JSON line per position.

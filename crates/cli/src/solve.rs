@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use score4_board::{Colour, Column, Game, Outcome, Position};
 use score4_parallel::Config;
 use score4_solver::table::KEY_WIDTH_3D;
-use score4_solver::{narrow, BestFirst, Mode, SearchStats, Solver, TranspositionTable, Valuation};
+use score4_solver::{
+    narrow, BestFirst, Mode, SearchStats, Solver, TableConfig, TranspositionTable, Valuation,
+};
 
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::machine::{default_memory, physical_cores, split_memory};
@@ -216,14 +218,12 @@ pub fn run(args: SolveArgs) -> ExitCode {
         }
     };
     let mode = args.mode;
-    let table = match TranspositionTable::with_leaf_area(
-        table_bytes,
-        args.replacement,
-        mode.format(),
-        threads,
-        KEY_WIDTH_3D,
-        args.leaf_area,
-    ) {
+    let config = TableConfig::new(table_bytes, KEY_WIDTH_3D)
+        .replacement(args.replacement)
+        .format(mode.format())
+        .threads(threads)
+        .leaf_area(args.leaf_area);
+    let table = match TranspositionTable::new(&config) {
         Ok(table) => table,
         Err(error) if error.is_bad_input() => {
             let option = if error.concerns_leaf_area() {

@@ -24,7 +24,7 @@ fn positions(count: usize) -> Vec<String> {
 /// The library's answer for `moves`, to compare the binary's with.
 fn library_value(moves: &str) -> bool {
     let game: score4_board::Game = moves.parse().unwrap();
-    let table = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
     Solver::new(&table).first_player_wins(game.position())
 }
 

@@ -4,7 +4,8 @@
 use assert_cmd::Command;
 use score4_board::{Game, Outcome};
 use score4_classic::ClassicGame;
-use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
+use score4_solver::table::KEY_WIDTH_3D;
+use score4_solver::{Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
 
 /// Large enough for a table of bounds (at least 521 MiB for TWOBIG).
 const TT: &str = "600MiB";
@@ -50,8 +51,8 @@ fn positions(stones: u32, count: usize) -> Vec<String> {
 fn library(moves: &str, mode: Mode) -> i32 {
     let game: Game = moves.parse().unwrap();
     let bytes = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds);
-    let table =
-        TranspositionTable::with_format(bytes, Replacement::New, Format::Bounds, 1).unwrap();
+    let config = TableConfig::new(bytes, KEY_WIDTH_3D).replacement(Replacement::New);
+    let table = TranspositionTable::new(&config.format(Format::Bounds)).unwrap();
     Solver::new(&table).evaluate(game.position(), mode).value
 }
 
