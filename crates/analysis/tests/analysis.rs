@@ -11,7 +11,7 @@ use score4_bench::PositionGenerator;
 use score4_board::Position;
 use score4_classic::{ClassicPosition, ClassicRecord};
 use score4_game::Game;
-use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
+use score4_solver::{Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
 
 /// A table of bounds for `B`'s keys (the smallest 3-D one, 64 MiB for the classic game).
 fn bounds_table<B: Game>() -> TranspositionTable {
@@ -21,8 +21,8 @@ fn bounds_table<B: Game>() -> TranspositionTable {
         B::KEY_WIDTH,
     )
     .max(64 << 20);
-    TranspositionTable::with_key_width(bytes, Replacement::TwoBig, Format::Bounds, 2, B::KEY_WIDTH)
-        .unwrap()
+    let config = TableConfig::new(bytes, B::KEY_WIDTH).format(Format::Bounds);
+    TranspositionTable::new(&config.threads(2)).unwrap()
 }
 
 /// Every 50th position of Pons's set `name`, after `skip`.

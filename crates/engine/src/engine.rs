@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use score4_analysis::{Analysis, Player};
 use score4_game::Game;
 use score4_parallel::Config as ParallelConfig;
-use score4_solver::{narrow, BestFirst, Mode, Monitor, SearchStats, Solver, TranspositionTable};
+use score4_solver::{
+    narrow, BestFirst, Mode, Monitor, SearchStats, Solver, TableConfig, TranspositionTable,
+};
 
 use crate::error::EngineError;
 use crate::evaluation::{Evaluation, Event, Interrupted, ParallelCounts};
@@ -46,15 +48,12 @@ impl<G: Game> Engine<G> {
         let started = Instant::now();
         let threads = settings.threads.max(1);
         let (table_bytes, tree_bytes) = settings.memory.split(threads);
-        let table = TranspositionTable::with_leaf_area(
-            table_bytes,
-            settings.replacement,
-            settings.mode.format(),
-            threads,
-            G::KEY_WIDTH,
-            settings.leaf_area,
-        )
-        .map_err(|error| {
+        let config = TableConfig::new(table_bytes, G::KEY_WIDTH)
+            .replacement(settings.replacement)
+            .format(settings.mode.format())
+            .threads(threads)
+            .leaf_area(settings.leaf_area);
+        let table = TranspositionTable::new(&config).map_err(|error| {
             let setting = if error.concerns_leaf_area() {
                 Setting::LeafArea
             } else {

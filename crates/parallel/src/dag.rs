@@ -542,7 +542,7 @@ mod tests {
     fn a_chooser_needs_all_its_children_once_doubted() {
         let game: MoveRecord = "82641D8FA32D3AD8414637B9226CE3".parse().unwrap();
         let root = *game.position();
-        let table = TranspositionTable::new(
+        let table = TranspositionTable::of_size(
             TranspositionTable::minimum_bytes(Replacement::TwoBig),
             Replacement::TwoBig,
         )

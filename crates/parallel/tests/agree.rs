@@ -8,7 +8,8 @@ use std::time::Duration;
 use score4_bench::protocol::{read_set, set_path};
 use score4_board::GameRecord;
 use score4_parallel::{solve, Assumption, Config};
-use score4_solver::{narrow, Format, Mode, Replacement, Solver, TranspositionTable};
+use score4_solver::table::KEY_WIDTH_3D;
+use score4_solver::{narrow, Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
 
 fn positions() -> Vec<GameRecord> {
     let sets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/positions");
@@ -19,7 +20,7 @@ fn positions() -> Vec<GameRecord> {
 }
 
 fn table() -> TranspositionTable {
-    TranspositionTable::new(
+    TranspositionTable::of_size(
         TranspositionTable::minimum_bytes(Replacement::TwoBig),
         Replacement::TwoBig,
     )
@@ -93,8 +94,8 @@ fn parallel_exact_scores_are_the_sequential_scores() {
         .collect();
     let bounds = || {
         let bytes = TranspositionTable::minimum_bytes_for(Replacement::TwoBig, Format::Bounds);
-        TranspositionTable::with_format(bytes, Replacement::TwoBig, Format::Bounds, 2)
-            .expect("the smallest table of bounds")
+        let config = TableConfig::new(bytes, KEY_WIDTH_3D).format(Format::Bounds);
+        TranspositionTable::new(&config.threads(2)).expect("the smallest table of bounds")
     };
     let table = bounds();
     let mut sequential = Solver::new(&table);
@@ -139,14 +140,8 @@ fn parallel_classic_scores_are_pons_scores() {
         }
     }
     assert_eq!(cases.len(), 60);
-    let table = TranspositionTable::with_key_width(
-        64 << 20,
-        Replacement::TwoBig,
-        Format::Bounds,
-        2,
-        score4_classic::KEY_WIDTH,
-    )
-    .unwrap();
+    let config = TableConfig::new(64 << 20, score4_classic::KEY_WIDTH).format(Format::Bounds);
+    let table = TranspositionTable::new(&config.threads(2)).unwrap();
     for (threads, assumption, mode) in [
         (2, Assumption::FirstPlayerWins, Mode::Exact),
         (4, Assumption::SecondPlayerHolds, Mode::Exact),

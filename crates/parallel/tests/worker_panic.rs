@@ -102,7 +102,7 @@ fn a_panicking_worker_ends_the_solve_with_its_panic() {
     // The first position of bench/positions/d28.txt: the workers' tasks need real searches.
     let game: GameRecord = "4DA0AA54A557742B1758F9B4D6E7".parse().expect("a position");
     let position = Fragile(*game.position());
-    let table = TranspositionTable::new(
+    let table = TranspositionTable::of_size(
         TranspositionTable::minimum_bytes(Replacement::TwoBig),
         Replacement::TwoBig,
     )

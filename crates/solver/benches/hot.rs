@@ -93,7 +93,7 @@ fn search_parts(c: &mut Criterion) {
 
 fn small_search(c: &mut Criterion) {
     let games: Vec<_> = PositionGenerator::new(40, 7).take(20).collect();
-    let table = TranspositionTable::new(
+    let table = TranspositionTable::of_size(
         TranspositionTable::minimum_bytes(Replacement::TwoBig),
         Replacement::TwoBig,
     )

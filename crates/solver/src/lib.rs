@@ -36,4 +36,6 @@ pub use best_first::BestFirst;
 pub use score::{narrow, Mode, ScoreRange, Valuation};
 pub use score4_game::Game;
 pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};
-pub use table::{Bound, Format, LeafArea, Replacement, TableError, TableStats, TranspositionTable};
+pub use table::{
+    Bound, Format, LeafArea, Replacement, TableConfig, TableError, TableStats, TranspositionTable,
+};

@@ -52,7 +52,7 @@
 //! In the binary format 58 bits are left for `low mod 2^k`, so `S > 2^6`: the smallest table
 //! has 2^16 blocks of 67 buckets, about 34 MiB (NEW, BIG) or 67 MiB (TWOBIG).
 //!
-//! The classic 7×6 game's keys have 49 bits ([`TranspositionTable::with_key_width`]): any
+//! The classic 7×6 game's keys have 49 bits ([`TableConfig::key_width`]): any
 //! table with 2^10 buckets or more stays exact in both formats (`k = 49 - ⌊log2 S⌋`).
 
 use std::fmt;
@@ -168,7 +168,7 @@ const fn low_bits(key_width: u32) -> u32 {
     key_width - page_bits(key_width)
 }
 
-/// The width of the 3-D game's compact keys, the default of every constructor.
+/// The width of the 3-D game's compact keys.
 pub const KEY_WIDTH_3D: u32 = 80;
 
 /// Whether a table keeps the positions near the leaves apart, in a small area of their own.
@@ -404,6 +404,97 @@ impl std::ops::AddAssign for TableStats {
     }
 }
 
+/// What a [`TranspositionTable`] is made of: its size, its replacement scheme, what its
+/// entries hold, the threads that touch its pages, the width of its keys and its near-leaf
+/// area. [`TableConfig::new`] takes the two a caller must know (the memory it gives and the
+/// game's key width) and sets the others to the defaults below; the setters change one each.
+///
+/// ```
+/// use score4_solver::table::KEY_WIDTH_3D;
+/// use score4_solver::{Format, LeafArea, Replacement, TableConfig, TranspositionTable};
+///
+/// // The smallest table of 3-D keys, with the defaults.
+/// let bytes = TranspositionTable::minimum_bytes(Replacement::TwoBig);
+/// let config = TableConfig::new(bytes, KEY_WIDTH_3D);
+/// assert_eq!(config.replacement, Replacement::TwoBig);
+/// assert_eq!((config.format, config.threads), (Format::Binary, 1));
+/// assert_eq!(config.leaf_area, LeafArea::Auto);
+/// let table = TranspositionTable::new(&config).unwrap();
+/// assert!(table.bytes() <= bytes);
+/// assert_eq!(table.leaf_min_stones(), None); // too small for a near-leaf area
+///
+/// // A table of bounds for the classic game's 49-bit keys: even 1 MiB is exact.
+/// let classic = TableConfig::new(1 << 20, 49).format(Format::Bounds);
+/// let table = TranspositionTable::new(&classic.replacement(Replacement::New)).unwrap();
+/// assert_eq!(table.blocks(), 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableConfig {
+    /// The most bytes the table may take, its near-leaf area's included. No default: the
+    /// caller decides how much memory the table gets.
+    pub bytes: u64,
+    /// Default [`Replacement::TwoBig`]: the report's scheme, the command line's default, and
+    /// the one that searched fewest nodes of the three where they were compared
+    /// (docs/PERFORMANCE.md, "Replacement schemes").
+    pub replacement: Replacement,
+    /// Default [`Format::Binary`]: the report's question, "does the first player win?", which
+    /// leaves the most key bits per entry and so the smallest exact table. Win/draw/loss and
+    /// exact scores need [`Format::Bounds`].
+    pub format: Format,
+    /// Threads that touch the table's pages when it is made, so that the kernel's page
+    /// clearing (seconds per GiB on a busy machine) is paid then, in parallel, and not by the
+    /// first searches. Default 1: the calling thread alone; a caller with cores to spare (the
+    /// command line: its thread count) passes them.
+    pub threads: usize,
+    /// Bits of the keys the table takes (at most 80). No default: the 3-D game's keys have
+    /// [`KEY_WIDTH_3D`] bits, the classic game's 49; shorter keys leave more key bits per
+    /// bucket, so smaller tables stay exact.
+    pub key_width: u32,
+    /// Default [`LeafArea::Auto`]: the near-leaf area in a binary-format table of 3-D keys of
+    /// at least [`LEAF_AREA_AUTO_FROM`] bytes, where it saves address translations, and none
+    /// elsewhere (the area picks positions by the stones of a 3-D key, and in a smaller table
+    /// it would take too large a share of the memory).
+    pub leaf_area: LeafArea,
+}
+
+impl TableConfig {
+    /// A table of at most `bytes` bytes for keys of `key_width` bits, with the defaults of the
+    /// fields' documentation.
+    pub const fn new(bytes: u64, key_width: u32) -> TableConfig {
+        TableConfig {
+            bytes,
+            replacement: Replacement::TwoBig,
+            format: Format::Binary,
+            threads: 1,
+            key_width,
+            leaf_area: LeafArea::Auto,
+        }
+    }
+
+    /// This configuration with the replacement scheme `replacement`.
+    pub const fn replacement(self, replacement: Replacement) -> TableConfig {
+        TableConfig {
+            replacement,
+            ..self
+        }
+    }
+
+    /// This configuration with entries of `format`.
+    pub const fn format(self, format: Format) -> TableConfig {
+        TableConfig { format, ..self }
+    }
+
+    /// This configuration with the pages touched by `threads` threads.
+    pub const fn threads(self, threads: usize) -> TableConfig {
+        TableConfig { threads, ..self }
+    }
+
+    /// This configuration with the near-leaf area `leaf_area`.
+    pub const fn leaf_area(self, leaf_area: LeafArea) -> TableConfig {
+        TableConfig { leaf_area, ..self }
+    }
+}
+
 /// A transposition table for the binary question "does the first player win?"
 /// ([`Format::Binary`]) or for bounds on the first player's score ([`Format::Bounds`]).
 pub struct TranspositionTable {
@@ -489,65 +580,19 @@ impl TranspositionTable {
         (s << page_bits(key_width)) * 8 * replacement.entries_per_bucket() as u64
     }
 
-    /// A table of at most `bytes` bytes: `S` is the largest prime with `2^16` blocks of `S`
-    /// buckets fitting beside the near-leaf area of [`LeafArea::Auto`] (none below
-    /// [`LEAF_AREA_AUTO_FROM`] bytes).
-    /// Its pages are touched at once (see [`Self::with_threads`]).
-    pub fn new(bytes: u64, replacement: Replacement) -> Result<TranspositionTable, TableError> {
-        Self::with_threads(bytes, replacement, 1)
-    }
-
-    /// [`Self::new`], with the pages touched by `threads` threads at once: the kernel's page
-    /// clearing (seconds per GiB on a busy machine) is paid here, in parallel, and not by the
-    /// first searches.
-    pub fn with_threads(
-        bytes: u64,
-        replacement: Replacement,
-        threads: usize,
-    ) -> Result<TranspositionTable, TableError> {
-        Self::with_format(bytes, replacement, Format::Binary, threads)
-    }
-
-    /// [`Self::with_threads`] with entries of `format`.
-    pub fn with_format(
-        bytes: u64,
-        replacement: Replacement,
-        format: Format,
-        threads: usize,
-    ) -> Result<TranspositionTable, TableError> {
-        Self::with_key_width(bytes, replacement, format, threads, KEY_WIDTH_3D)
-    }
-
-    /// [`Self::with_format`] for keys of `key_width` bits (at most 80): shorter keys (the
-    /// classic game's 49) leave more key bits per bucket, so smaller tables stay exact. The
-    /// table has the near-leaf area of [`LeafArea::Auto`].
-    pub fn with_key_width(
-        bytes: u64,
-        replacement: Replacement,
-        format: Format,
-        threads: usize,
-        key_width: u32,
-    ) -> Result<TranspositionTable, TableError> {
-        Self::with_leaf_area(
+    /// A table as `config` describes it (see [`TableConfig`]): at most `config.bytes` bytes,
+    /// the near-leaf area's included; `S` is the largest prime with one block of `S` buckets
+    /// per page fitting beside the near-leaf area. Its pages are touched at once by
+    /// `config.threads` threads.
+    pub fn new(config: &TableConfig) -> Result<TranspositionTable, TableError> {
+        let TableConfig {
             bytes,
             replacement,
             format,
             threads,
             key_width,
-            LeafArea::Auto,
-        )
-    }
-
-    /// [`Self::with_key_width`] with the near-leaf area `leaf` (see [`LeafArea`]); `bytes` is
-    /// the size of both areas together.
-    pub fn with_leaf_area(
-        bytes: u64,
-        replacement: Replacement,
-        format: Format,
-        threads: usize,
-        key_width: u32,
-        leaf: LeafArea,
-    ) -> Result<TranspositionTable, TableError> {
+            leaf_area: leaf,
+        } = *config;
         assert!(key_width <= KEY_WIDTH_3D, "keys have at most 80 bits");
         let bucket_bytes = 8 * replacement.entries_per_bucket() as u64;
         let leaf_minimum = Self::minimum_leaf_bytes(replacement, format);
@@ -642,6 +687,13 @@ impl TranspositionTable {
                 LEAF_MIN_STONES
             },
         })
+    }
+
+    /// A binary-format table of at most `bytes` bytes for the 3-D game's keys, with
+    /// `replacement` and otherwise [`TableConfig::new`]'s defaults: the plain table most tests
+    /// and benchmarks want.
+    pub fn of_size(bytes: u64, replacement: Replacement) -> Result<TranspositionTable, TableError> {
+        Self::new(&TableConfig::new(bytes, KEY_WIDTH_3D).replacement(replacement))
     }
 
     /// The smallest near-leaf area, in bytes, for `replacement` and `format`: `S'` must exceed
@@ -990,7 +1042,7 @@ mod tests {
 
     fn small(replacement: Replacement) -> TranspositionTable {
         let bytes = TranspositionTable::minimum_bytes(replacement);
-        TranspositionTable::new(bytes, replacement).unwrap()
+        TranspositionTable::of_size(bytes, replacement).unwrap()
     }
 
     #[test]
@@ -1001,7 +1053,7 @@ mod tests {
                 100 << 20,
                 1 << 30,
             ] {
-                let t = TranspositionTable::new(bytes, replacement).unwrap();
+                let t = TranspositionTable::of_size(bytes, replacement).unwrap();
                 assert!(is_prime(t.block_buckets()));
                 assert_eq!(t.blocks(), 1 << 16, "one block per page of an 80-bit key");
                 assert!(t.bytes() <= bytes);
@@ -1012,7 +1064,7 @@ mod tests {
         }
         let too_small = TranspositionTable::minimum_bytes(Replacement::TwoBig) - 16;
         assert!(matches!(
-            TranspositionTable::new(too_small, Replacement::TwoBig),
+            TranspositionTable::of_size(too_small, Replacement::TwoBig),
             Err(TableError::TooSmall { .. })
         ));
     }
@@ -1024,7 +1076,7 @@ mod tests {
             1 << 30,
             4 << 30,
         ] {
-            let t = TranspositionTable::new(bytes, Replacement::New).unwrap();
+            let t = TranspositionTable::of_size(bytes, Replacement::New).unwrap();
             let mut key: u128 = 0x1234_5678_9ABC_DEF0_1357;
             let edges = [
                 0,
@@ -1116,15 +1168,10 @@ mod tests {
         let leaf = times * TranspositionTable::minimum_leaf_bytes(replacement, Format::Binary);
         let bytes = TranspositionTable::minimum_bytes(replacement) + leaf;
         let leaf_area = LeafArea::Bytes(leaf);
-        let t = TranspositionTable::with_leaf_area(
-            bytes,
-            replacement,
-            Format::Binary,
-            1,
-            KEY_WIDTH_3D,
-            leaf_area,
-        )
-        .unwrap();
+        let config = TableConfig::new(bytes, KEY_WIDTH_3D)
+            .replacement(replacement)
+            .leaf_area(leaf_area);
+        let t = TranspositionTable::new(&config).unwrap();
         assert!(t.bytes() <= bytes);
         t
     }
@@ -1218,8 +1265,7 @@ mod tests {
         let leaf = TranspositionTable::minimum_leaf_bytes(Replacement::TwoBig, Format::Binary);
         let main = TranspositionTable::minimum_bytes(Replacement::TwoBig);
         let make = |bytes: u64, leaf_area: LeafArea, key_width: u32| {
-            let (replacement, format) = (Replacement::TwoBig, Format::Binary);
-            TranspositionTable::with_leaf_area(bytes, replacement, format, 1, key_width, leaf_area)
+            TranspositionTable::new(&TableConfig::new(bytes, key_width).leaf_area(leaf_area))
         };
         for (bytes, leaf_bytes) in [(main + leaf, leaf - 16), (main + leaf - 16, leaf)] {
             let error = make(bytes, LeafArea::Bytes(leaf_bytes), KEY_WIDTH_3D).unwrap_err();
@@ -1242,7 +1288,8 @@ mod tests {
         );
         let bytes = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds);
         assert!(bytes >= LEAF_AREA_AUTO_FROM);
-        let bounds = TranspositionTable::with_format(bytes, Replacement::New, Format::Bounds, 1);
+        let config = TableConfig::new(bytes, KEY_WIDTH_3D).format(Format::Bounds);
+        let bounds = TranspositionTable::new(&config.replacement(Replacement::New));
         assert_eq!(bounds.unwrap().leaf_min_stones(), None);
         for text in ["auto", "off", "67109104"] {
             assert_eq!(text.parse::<LeafArea>().unwrap().to_string(), text);
@@ -1306,7 +1353,8 @@ mod tests {
     fn colliding_keys_never_hit_each_other_in_the_bounds_format() {
         for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
             let bytes = TranspositionTable::minimum_bytes_for(replacement, Format::Bounds);
-            let t = TranspositionTable::with_format(bytes, replacement, Format::Bounds, 2).unwrap();
+            let config = TableConfig::new(bytes, KEY_WIDTH_3D).format(Format::Bounds);
+            let t = TranspositionTable::new(&config.replacement(replacement).threads(2)).unwrap();
             assert!((t.block_buckets() as u128) << t.key_bits() >= 1u128 << 64);
             let s = t.block_buckets() as u128;
             let k = t.key_bits();
@@ -1340,7 +1388,11 @@ mod tests {
         }
         let too_small = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds) - 8;
         assert!(matches!(
-            TranspositionTable::with_format(too_small, Replacement::New, Format::Bounds, 1),
+            TranspositionTable::new(
+                &TableConfig::new(too_small, KEY_WIDTH_3D)
+                    .replacement(Replacement::New)
+                    .format(Format::Bounds)
+            ),
             Err(TableError::TooSmall { .. })
         ));
     }

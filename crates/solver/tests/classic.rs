@@ -4,7 +4,7 @@
 //! published score. The sets are read from `bench/pons/` in the repository.
 
 use score4_classic::ClassicRecord;
-use score4_solver::{Format, Mode, Replacement, Solver, TranspositionTable};
+use score4_solver::{Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
 
 /// The set's positions and published scores.
 fn pons_set(name: &str) -> Vec<(ClassicRecord, i32)> {
@@ -23,8 +23,8 @@ fn pons_set(name: &str) -> Vec<(ClassicRecord, i32)> {
 /// A bounds table of `bytes` for the classic game's 49-bit keys.
 fn classic_table(bytes: u64) -> TranspositionTable {
     let key_width = score4_classic::KEY_WIDTH;
-    TranspositionTable::with_key_width(bytes, Replacement::TwoBig, Format::Bounds, 2, key_width)
-        .unwrap()
+    let config = TableConfig::new(bytes, key_width).format(Format::Bounds);
+    TranspositionTable::new(&config.threads(2)).unwrap()
 }
 
 fn check(name: &str) {

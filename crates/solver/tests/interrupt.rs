@@ -8,7 +8,7 @@ use score4_solver::{BestFirst, Replacement, Solver, TranspositionTable};
 
 #[test]
 fn a_deadline_in_the_past_searches_nothing() {
-    let table = TranspositionTable::new(64 << 21, Replacement::TwoBig).unwrap();
+    let table = TranspositionTable::of_size(64 << 21, Replacement::TwoBig).unwrap();
     let mut solver = Solver::new(&table);
     let game = PositionGenerator::new(30, 1).next().unwrap();
     assert!(solver
@@ -41,10 +41,10 @@ fn interrupted_best_first_searches_leave_only_proven_values() {
 /// and at least ten searches were interrupted.
 fn check_interruptions(seed: u64, best_first: Option<BestFirst>) {
     let games: Vec<_> = PositionGenerator::new(28, seed).take(12).collect();
-    let shared = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let shared = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
     let mut interrupted = 0;
     for game in &games {
-        let fresh = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+        let fresh = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
         let expected = Solver::new(&fresh).first_player_wins(game.position());
         let mut solver = Solver::new(&shared).with_best_first(best_first);
         for millis in [1, 3, 10, 30] {

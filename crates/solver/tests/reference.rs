@@ -10,7 +10,9 @@ use score4_bench::PositionGenerator;
 use score4_board::CellCoordinates;
 use score4_board::{GameRecord, Symmetry};
 use score4_solver::table::{KEY_WIDTH_3D, LEAF_MIN_STONES};
-use score4_solver::{BestFirst, Format, LeafArea, Replacement, Solver, TranspositionTable};
+use score4_solver::{
+    BestFirst, Format, LeafArea, Replacement, Solver, TableConfig, TranspositionTable,
+};
 use std::sync::OnceLock;
 
 const SCHEMES: [Replacement; 3] = [Replacement::TwoBig, Replacement::New, Replacement::Big];
@@ -91,13 +93,15 @@ fn fast_solver_agrees_with_plain_reference_for_every_scheme_and_a_tiny_table() {
         "a mix of values: {wins} wins"
     );
     for replacement in SCHEMES {
-        let table = TranspositionTable::new(256 << 20, replacement).unwrap();
+        let table = TranspositionTable::of_size(256 << 20, replacement).unwrap();
         check_scheme(positions, &table);
         // The smallest table, shared by all positions and never cleared: entries collide and are
         // replaced all the time.
-        let tiny =
-            TranspositionTable::new(TranspositionTable::minimum_bytes(replacement), replacement)
-                .unwrap();
+        let tiny = TranspositionTable::of_size(
+            TranspositionTable::minimum_bytes(replacement),
+            replacement,
+        )
+        .unwrap();
         check_scheme(positions, &tiny);
         // The same large table without the near-leaf area, and the smallest main area beside
         // the smallest near-leaf area (the test below puts both under heavy replacement).
@@ -144,7 +148,7 @@ fn best_first_driver_agrees_with_plain_reference() {
         } else {
             TranspositionTable::minimum_bytes(Replacement::TwoBig)
         };
-        let table = TranspositionTable::new(bytes, Replacement::TwoBig).unwrap();
+        let table = TranspositionTable::of_size(bytes, Replacement::TwoBig).unwrap();
         let mut solver = Solver::new(&table).with_best_first(Some(settings));
         for (game, expected) in positions {
             assert_eq!(
@@ -161,7 +165,7 @@ fn best_first_driver_agrees_with_plain_reference() {
 /// leaf evaluation, and must still agree (positions of 48 stones or more, whose trees fit).
 #[test]
 fn proof_number_search_with_static_leaves_agrees_with_plain_reference() {
-    let table = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
     let settings = BestFirst {
         after: 2,
         black_to_move_budget: 2,
@@ -188,8 +192,8 @@ fn proof_number_search_with_static_leaves_agrees_with_plain_reference() {
 
 /// A binary-format table of `bytes` with the near-leaf area `leaf`.
 fn with_leaf_area(bytes: u64, replacement: Replacement, leaf: LeafArea) -> TranspositionTable {
-    TranspositionTable::with_leaf_area(bytes, replacement, Format::Binary, 2, KEY_WIDTH_3D, leaf)
-        .unwrap()
+    let config = TableConfig::new(bytes, KEY_WIDTH_3D).replacement(replacement);
+    TranspositionTable::new(&config.threads(2).leaf_area(leaf)).unwrap()
 }
 
 /// The smallest main area beside the smallest near-leaf area.
@@ -203,14 +207,14 @@ fn smallest_with_leaf_area(replacement: Replacement) -> TranspositionTable {
 
 #[test]
 fn large_tables_have_a_near_leaf_area_by_default_and_small_ones_none() {
-    let large = TranspositionTable::new(256 << 20, Replacement::TwoBig).unwrap();
+    let large = TranspositionTable::of_size(256 << 20, Replacement::TwoBig).unwrap();
     assert_eq!(large.leaf_min_stones(), Some(LEAF_MIN_STONES));
     assert_eq!(
         large.leaf_bytes(),
         TranspositionTable::minimum_leaf_bytes(Replacement::TwoBig, Format::Binary)
     );
     assert!(large.bytes() <= 256 << 20);
-    let small = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let small = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
     assert_eq!(small.leaf_min_stones(), None);
 }
 
@@ -224,9 +228,9 @@ fn large_tables_have_a_near_leaf_area_by_default_and_small_ones_none() {
 fn smallest_table_under_heavy_replacement_agrees_with_a_large_one() {
     const ENOUGH: u64 = 1_000_000;
     for replacement in SCHEMES {
-        let large = TranspositionTable::new(256 << 20, replacement).unwrap();
+        let large = TranspositionTable::of_size(256 << 20, replacement).unwrap();
         let tiny_bytes = TranspositionTable::minimum_bytes(replacement);
-        let tiny = TranspositionTable::new(tiny_bytes, replacement).unwrap();
+        let tiny = TranspositionTable::of_size(tiny_bytes, replacement).unwrap();
         let tiny_with_leaves = smallest_with_leaf_area(replacement);
         let (mut on_large, mut on_tiny) = (Solver::new(&large), Solver::new(&tiny));
         let mut on_tiny_with_leaves = Solver::new(&tiny_with_leaves);
@@ -261,7 +265,7 @@ fn smallest_table_under_heavy_replacement_agrees_with_a_large_one() {
 
 #[test]
 fn every_symmetric_image_has_the_same_value() {
-    let table = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
     let mut solver = Solver::new(&table);
     // Every 8th test position (65 of them, all stone counts).
     for (i, (game, expected)) in reference_positions().iter().step_by(8).enumerate() {

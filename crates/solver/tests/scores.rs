@@ -7,7 +7,10 @@ mod plain;
 use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::{Colour, GameRecord, Symmetry};
-use score4_solver::{Format, Mode, Replacement, ScoreRange, Solver, TranspositionTable};
+use score4_solver::table::KEY_WIDTH_3D;
+use score4_solver::{
+    Format, Mode, Replacement, ScoreRange, Solver, TableConfig, TranspositionTable,
+};
 use std::sync::OnceLock;
 
 /// 34 positions of each stone count from 44 to 52, with their reference exact scores.
@@ -35,7 +38,8 @@ fn reference_scores() -> &'static [(GameRecord, i32)] {
 
 fn bounds_table(replacement: Replacement) -> TranspositionTable {
     let bytes = TranspositionTable::minimum_bytes_for(replacement, Format::Bounds);
-    TranspositionTable::with_format(bytes, replacement, Format::Bounds, 2).unwrap()
+    let config = TableConfig::new(bytes, KEY_WIDTH_3D).replacement(replacement);
+    TranspositionTable::new(&config.format(Format::Bounds).threads(2)).unwrap()
 }
 
 #[test]
@@ -84,7 +88,7 @@ fn exact_wdl_and_first_wins_agree_with_the_reference_for_every_scheme() {
 #[test]
 fn each_mode_from_a_cleared_table_and_first_wins_on_a_binary_table_agree() {
     let bounds = bounds_table(Replacement::TwoBig);
-    let binary = TranspositionTable::new(128 << 20, Replacement::TwoBig).unwrap();
+    let binary = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
     for (game, expected) in reference_scores().iter().step_by(3) {
         let position = game.position();
         let mut values = Vec::new();

@@ -26,7 +26,7 @@ impl Stream {
 
 fn hammer(replacement: Replacement) {
     let table =
-        TranspositionTable::new(TranspositionTable::minimum_bytes(replacement), replacement)
+        TranspositionTable::of_size(TranspositionTable::minimum_bytes(replacement), replacement)
             .expect("the smallest table");
     let block_buckets = table.block_buckets() as u128;
     // Keys are drawn from 8 per bucket of four pages' blocks (page,
