@@ -25,8 +25,8 @@ use crate::settings::{Memory, Setting, Settings};
 /// use score4_board::{GameRecord, Position};
 /// let engine = Engine::<Position>::new(Settings::new(Mode::Wdl, Memory::Table(600 << 20)))
 ///     .expect("a table of 600 MiB");
-/// // X has three in a row on the bottom layer: X to move wins.
-/// let game: GameRecord = "04152".parse().unwrap();
+/// // X has three in a row on the bottom layer and it is its move: X wins.
+/// let game: GameRecord = "041526".parse().unwrap();
 /// let evaluation = engine.evaluate(game.position(), |_| {}).expect("not stopped");
 /// assert_eq!(evaluation.value, 1);
 /// ```
@@ -208,9 +208,13 @@ impl<G: Game> Engine<G> {
                 on_event(Event::Progress(progress))
             });
             on_event(Event::QuestionDone);
-            let solution = solution?;
-            stats += solution.stats;
-            counts.add(&solution.progress);
+            let (counted, last) = match &solution {
+                Ok(solution) => (solution.stats, &solution.progress),
+                Err(abandoned) => (abandoned.stats, &abandoned.progress),
+            };
+            stats += counted;
+            counts.add(last);
+            let solution = solution.ok()?;
             Some(solution.first_player_wins)
         });
         let seconds = started.elapsed().as_secs_f64();

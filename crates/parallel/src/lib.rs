@@ -18,4 +18,6 @@ pub mod dag;
 pub mod solve;
 
 pub use dag::Assumption;
-pub use solve::{solve, Config, MoveStatus, ParallelSolution, Progress, RootMove, STOP_LATENCY};
+pub use solve::{
+    solve, Abandoned, Config, MoveStatus, ParallelSolution, Progress, RootMove, STOP_LATENCY,
+};

@@ -122,6 +122,17 @@ pub struct Progress {
     pub splits: u64,
 }
 
+/// A parallel solve given up at its deadline or by its stop flag: what it had done.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Abandoned {
+    /// Wall-clock seconds until it stopped.
+    pub seconds: f64,
+    /// What all workers counted until they stopped, plus the tree's nodes.
+    pub stats: SearchStats,
+    /// The last snapshot.
+    pub progress: Progress,
+}
+
 /// The answer of a parallel solve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParallelSolution {
@@ -276,8 +287,8 @@ impl<'t, G: Game + Send> Coordinator<'t, G> {
 
 /// Solves `position` with `config.threads` workers over the shared `table`, calling
 /// `on_progress` every `config.progress_every` from the calling thread, and once more at the
-/// end. `None` if the deadline passed or the stop flag was raised first (the table then holds
-/// only proven values).
+/// end. `Err` with what was done if the deadline passed or the stop flag was raised first (the
+/// table then holds only proven values).
 ///
 /// The value is the sequential solver's, whatever the number of threads: every value in the
 /// tree is proven (see [`crate::dag`]).
@@ -288,7 +299,7 @@ pub fn solve<G: Game + Send>(
     table: &TranspositionTable,
     config: &Config,
     mut on_progress: impl FnMut(&Progress),
-) -> Option<ParallelSolution> {
+) -> Result<ParallelSolution, Abandoned> {
     assert!(config.threads >= 1, "at least one worker");
     let started = Instant::now();
     let mut dag = Dag::new(
@@ -381,12 +392,17 @@ pub fn solve<G: Game + Send>(
     let value = shared.dag.root_value();
     drop(shared);
     on_progress(&progress);
+    let seconds = started.elapsed().as_secs_f64();
     if abandoned {
-        return None;
+        return Err(Abandoned {
+            seconds,
+            stats,
+            progress,
+        });
     }
-    Some(ParallelSolution {
+    Ok(ParallelSolution {
         first_player_wins: value.expect("the root is proven when the workers finish"),
-        seconds: started.elapsed().as_secs_f64(),
+        seconds,
         stats,
         progress,
     })

@@ -119,7 +119,9 @@ fn parallel_exact_scores_are_the_sequential_scores() {
                     assumption,
                     ..Config::default()
                 };
-                solve(position, &table, &config, |_| {}).map(|s| s.first_player_wins)
+                solve(position, &table, &config, |_| {})
+                    .ok()
+                    .map(|s| s.first_player_wins)
             });
             let (score, _) = narrowed.expect("no deadline was set");
             assert_eq!(score, expected, "{game} with {threads} threads");
@@ -158,7 +160,9 @@ fn parallel_classic_scores_are_pons_scores() {
                     first_cutoff: 1,
                     ..Config::default()
                 };
-                solve(position, &table, &config, |_| {}).map(|s| s.first_player_wins)
+                solve(position, &table, &config, |_| {})
+                    .ok()
+                    .map(|s| s.first_player_wins)
             });
             let (score, _) = narrowed.expect("no deadline was set");
             let expected = if mode == Mode::Wdl {
