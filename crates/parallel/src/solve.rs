@@ -299,7 +299,7 @@ pub fn solve<G: Game + Send>(
     table: &TranspositionTable,
     config: &Config,
     mut on_progress: impl FnMut(&Progress),
-) -> Result<ParallelSolution, Abandoned> {
+) -> Result<ParallelSolution, Box<Abandoned>> {
     assert!(config.threads >= 1, "at least one worker");
     let started = Instant::now();
     let mut dag = Dag::new(
@@ -394,11 +394,11 @@ pub fn solve<G: Game + Send>(
     on_progress(&progress);
     let seconds = started.elapsed().as_secs_f64();
     if abandoned {
-        return Err(Abandoned {
+        return Err(Box::new(Abandoned {
             seconds,
             stats,
             progress,
-        });
+        }));
     }
     Ok(ParallelSolution {
         first_player_wins: value.expect("the root is proven when the workers finish"),
