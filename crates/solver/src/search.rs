@@ -18,6 +18,7 @@
 //! before any child is searched (enhanced transposition cutoff): a child already known to win
 //! ends the node, a child known to lose is skipped.
 
+use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -25,6 +26,17 @@ use score4_game::{BitBoard, Cell, ForcedLine, Game, Opening, OrderedMoves, NO_CO
 
 use crate::best_first::BestFirst;
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
+
+/// A step of [`Solver::search`] that may settle its node: the value it hands on to the next
+/// step, or else a return from the search with the node's bound.
+macro_rules! step {
+    ($step:expr) => {
+        match $step {
+            ControlFlow::Continue(value) => value,
+            ControlFlow::Break(bound) => return bound,
+        }
+    };
+}
 
 /// What a search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -361,6 +373,15 @@ impl<'t> Solver<'t> {
     /// opponent on it (after its move) and it did not apply, so it is not tried again.
     /// `last_column` is the column of the move that led here ([`NO_COLUMN`] at the root), for
     /// the ordering.
+    ///
+    /// The steps of a node, each of which may settle it: the count of the node
+    /// ([`Self::enter_node`]); the decisive situations ([`examine_moves`]); a node with a
+    /// single move goes to [`Self::search_forced_move`]. A node with a choice: the table
+    /// ([`Self::probe_node`]), the static answers ([`Self::settle_statically`]), a chain of
+    /// forcing threats ([`Self::forcing_chain`]), the children's slots
+    /// ([`Self::child_slots`]), the ordering, the cutoff on the children's values
+    /// ([`Self::read_children`]), and the move loop with the store of the node's bound
+    /// ([`Self::search_children`]).
     fn search<G: Game, Q: Question>(
         &mut self,
         position: &G,
@@ -370,130 +391,225 @@ impl<'t> Solver<'t> {
         rule_failed: bool,
         last_column: u8,
     ) -> i32 {
+        let node = Node {
+            position,
+            symmetries,
+            question,
+        };
+        step!(self.enter_node());
+        let moves = match examine_moves(position, question) {
+            Head::Settled(bound) => return bound,
+            Head::Moves(moves, _) => moves,
+        };
+        if !moves.has_several() {
+            return self.search_forced_move(&node, slot, rule_failed, moves);
+        }
+        let slot = step!(self.probe_node(&node, slot));
+        let gaps = step!(self.settle_statically(&node, slot, rule_failed, moves));
+        let nodes_before = self.stats.nodes;
+        step!(self.forcing_chain(&node, slot));
+        let mut slots = ChildSlots::NONE;
+        step!(self.child_slots(&node, slot, moves, &mut slots));
+        let order = match &gaps {
+            Some(gaps) => position.order_by_gaps(moves, gaps, last_column),
+            None => position.order(moves),
+        };
+        let children = Children {
+            order: &order,
+            slots: &slots,
+            rule_failed: gaps.is_some(),
+        };
+        let cutoff = step!(self.read_children(&node, slot, &children));
+        self.search_children(&node, slot, &children, cutoff, nodes_before)
+    }
+
+    /// Counts a visit of a node, and reads the clock every [`CLOCK_INTERVAL`] nodes. Breaks
+    /// when the node budget of a probe ([`Self::probe`]) is spent, with `interrupted` raised
+    /// and a meaningless bound that nothing stores on the way up. A stop by the clock or the
+    /// monitor raises `interrupted` too but lets the node go on: every move loop on the stack
+    /// returns, storing nothing, as soon as its current child returns.
+    #[inline(always)]
+    fn enter_node(&mut self) -> ControlFlow<i32> {
         self.stats.nodes += 1;
         if self.stats.nodes & (CLOCK_INTERVAL - 1) == 0 {
             self.check_clock();
         }
         if self.stats.nodes >= self.node_limit {
             self.interrupted = true;
-            return 0; // meaningless; nothing is stored on the way up
+            return ControlFlow::Break(0);
         }
-        let moves = match examine_moves(position, question) {
-            Head::Settled(bound) => return bound,
-            Head::Moves(moves, _) => moves,
-        };
-        let threshold = question.threshold();
-        // The first player maximises the score, the second minimises it; the mover reaches
-        // its goal when the answer is yes for the first player, no for the second.
-        let white_to_move = position.first_to_move();
-        let reaches_goal = |bound: i32| (bound >= threshold) == white_to_move;
-        if !moves.has_several() {
-            // A forced move. When the parent keyed this position (its move opened nothing, so
-            // its cutoff reads here) the answer is stored for that read; a forced position
-            // reached otherwise has no slot (the forced lines read past it).
-            let nodes_before = self.stats.nodes;
-            let gaps = match examine_rules(position, question, rule_failed, moves) {
-                Head::Settled(bound) => {
-                    if let Some(slot) = slot {
-                        question.store(self.table, slot, bound, 1, &mut self.stats.table);
-                    }
-                    return bound;
-                }
-                Head::Moves(_, gaps) => gaps,
-            };
-            let cell = moves.first().expect("one move");
-            let child = position.after(cell);
-            let bound = self.search(
-                &child,
-                symmetries,
-                None,
-                question,
-                gaps.is_some(),
-                G::column_of(cell) as u8,
-            );
-            if let (Some(slot), false) = (slot, self.interrupted) {
-                let subtree = self.stats.nodes - nodes_before;
-                question.store(self.table, slot, bound, subtree, &mut self.stats.table);
-            }
-            return bound;
-        }
+        ControlFlow::Continue(())
+    }
 
-        // The table before the static rules: a position found there needs neither the rules
-        // nor the gaps of its moves. (For the report's question a hit and a rule give the
-        // same answer, so the tree stays the same; for scores both bounds are sound.)
-        let table = self.table;
-        let slot = slot.unwrap_or_else(|| slot_of::<G>(table, position.key(symmetries)));
-        if let Some(bound) = question.probe(table, slot, &mut self.stats.table) {
-            return bound;
-        }
-        // A move that wins by force settles the node before the rules, the children's keys
-        // and the ordering are paid for, and without a visit to the child. (For scores the
-        // ordering puts such a move first instead: its score still has to be found.)
-        if !Q::SCORES && position.wins_by_force(moves) {
-            let bound = white_to_move as i32;
-            question.store(table, slot, bound, 1, &mut self.stats.table);
-            return bound;
-        }
-        let gaps = match examine_rules(position, question, rule_failed, moves) {
-            // Stored although it cost one node: the slot is at hand, and the next parent that
-            // reads it in its cutoff skips the visit and the rules.
+    /// Records `bound` for the node at `slot`, found with a subtree of `nodes` nodes, and
+    /// returns it.
+    #[inline(always)]
+    fn store<Q: Question>(&mut self, question: Q, slot: Slot, bound: i32, nodes: u64) -> i32 {
+        question.store(self.table, slot, bound, nodes, &mut self.stats.table);
+        bound
+    }
+
+    /// A node with a single move, `moves` (the block of the opponent's only opening, or the one
+    /// move not below an opponent's threat): the mover's static rule is asked about that move
+    /// alone (its gap would order nothing), and unless it settles the node the child is
+    /// searched, without a slot of its own. Returns the node's bound. When the parent keyed
+    /// this node (its move opened nothing, so its cutoff reads `slot`) the bound is stored
+    /// there for that read; a forced node reached otherwise has no slot (the forced lines
+    /// read past it).
+    ///
+    /// Contract: `moves` has exactly one cell; the node is counted ([`Self::enter_node`]) and
+    /// [`examine_moves`] did not settle it.
+    #[inline(always)]
+    fn search_forced_move<G: Game, Q: Question>(
+        &mut self,
+        node: &Node<'_, G, Q>,
+        slot: Option<Slot>,
+        rule_failed: bool,
+        moves: BitBoard,
+    ) -> i32 {
+        let nodes_before = self.stats.nodes;
+        let gaps = match examine_rules(node.position, node.question, rule_failed, moves) {
             Head::Settled(bound) => {
-                question.store(table, slot, bound, 1, &mut self.stats.table);
+                if let Some(slot) = slot {
+                    self.store(node.question, slot, bound, 1);
+                }
                 return bound;
             }
             Head::Moves(_, gaps) => gaps,
         };
-        let nodes_before = self.stats.nodes;
-        // High in the tree, a short chain of forcing threats that reaches the mover's goal,
-        // before the ordering's choice (its positions count as nodes). For scores such a
-        // chain bounds nothing beyond the report's question. (No single move reaches the
-        // goal here: the check for a win by force and the gaps of the rules said so.)
-        let forcing_max_stones = if white_to_move {
+        let cell = moves.first().expect("one move");
+        let child = node.position.after(cell);
+        let bound = self.search(
+            &child,
+            node.symmetries,
+            None,
+            node.question,
+            gaps.is_some(),
+            G::column_of(cell) as u8,
+        );
+        if let (Some(slot), false) = (slot, self.interrupted) {
+            let subtree = self.stats.nodes - nodes_before;
+            self.store(node.question, slot, bound, subtree);
+        }
+        bound
+    }
+
+    /// The table's answer for a node with a choice, read before the static rules: a position
+    /// found there needs neither the rules nor the gaps of its moves. (For the report's
+    /// question a hit and a rule give the same answer, so the tree stays the same; for scores
+    /// both bounds are sound.) Breaks with the bound of a hit; otherwise continues with the
+    /// node's slot: `slot` if the parent computed it, else the slot of the node's key.
+    #[inline(always)]
+    fn probe_node<G: Game, Q: Question>(
+        &mut self,
+        node: &Node<'_, G, Q>,
+        slot: Option<Slot>,
+    ) -> ControlFlow<i32, Slot> {
+        let table = self.table;
+        let slot = slot.unwrap_or_else(|| slot_of::<G>(table, node.position.key(node.symmetries)));
+        match node.question.probe(table, slot, &mut self.stats.table) {
+            Some(bound) => ControlFlow::Break(bound),
+            None => ControlFlow::Continue(slot),
+        }
+    }
+
+    /// The static answers for a node with a choice the table did not know, cheapest first:
+    /// for the report's question a move that wins by force, found without a visit to the
+    /// child, before the rules, the children's keys and the ordering are paid for (for scores
+    /// the ordering puts such a move first instead: its score still has to be found); then
+    /// the static rules ([`examine_rules`]). Breaks with the bound of a settled node, stored at
+    /// `slot` although it cost one node: the slot is at hand, and the next parent that reads
+    /// it in its cutoff skips the visit and the rules. Otherwise continues with the gaps of
+    /// the moves, where the mover's rule was tried after each ([`Head::Moves`]).
+    ///
+    /// Contract: `moves` are the moves [`examine_moves`] left, at least two.
+    #[inline(always)]
+    fn settle_statically<G: Game, Q: Question>(
+        &mut self,
+        node: &Node<'_, G, Q>,
+        slot: Slot,
+        rule_failed: bool,
+        moves: BitBoard,
+    ) -> ControlFlow<i32, Option<[u8; 16]>> {
+        if !Q::SCORES && node.position.wins_by_force(moves) {
+            return ControlFlow::Break(self.store(node.question, slot, node.mover_wins(), 1));
+        }
+        match examine_rules(node.position, node.question, rule_failed, moves) {
+            Head::Settled(bound) => ControlFlow::Break(self.store(node.question, slot, bound, 1)),
+            Head::Moves(_, gaps) => ControlFlow::Continue(gaps),
+        }
+    }
+
+    /// High in the tree (at most [`FORCING_MAX_STONES_WHITE`] stones at a node of the first
+    /// player, [`FORCING_MAX_STONES_BLACK`] at one of the second), for the report's question,
+    /// a short chain of forcing threats that reaches the mover's goal ([`crate::forcing`]),
+    /// before the ordering's choice; the chains' positions count as nodes. Breaks with the
+    /// mover's win, stored at `slot` with those positions as its subtree. For scores such a
+    /// chain bounds nothing beyond the report's question, and nothing is tried.
+    ///
+    /// Contract: no single move reaches the mover's goal (the check for a win by force and the
+    /// gaps of the rules said so: [`Self::settle_statically`]).
+    #[inline(always)]
+    fn forcing_chain<G: Game, Q: Question>(
+        &mut self,
+        node: &Node<'_, G, Q>,
+        slot: Slot,
+    ) -> ControlFlow<i32> {
+        let forcing_max_stones = if node.position.first_to_move() {
             FORCING_MAX_STONES_WHITE
         } else {
             FORCING_MAX_STONES_BLACK
         };
-        if !Q::SCORES && position.stone_count() <= forcing_max_stones {
+        if !Q::SCORES && node.position.stone_count() <= forcing_max_stones {
             let mut visited = 0;
-            let reached = position.forcing_win(FORCING_DEPTH, &mut visited);
+            let reached = node.position.forcing_win(FORCING_DEPTH, &mut visited);
             self.stats.nodes += visited;
             if reached {
-                let bound = white_to_move as i32;
-                question.store(table, slot, bound, visited, &mut self.stats.table);
-                return bound;
+                let bound = node.mover_wins();
+                return ControlFlow::Break(self.store(node.question, slot, bound, visited));
             }
         }
-        // Children's slots, prefetched all at once before the moves are ordered, so that the
-        // ordering's work overlaps the loads; then read (enhanced transposition cutoff).
-        // A move that creates or uncovers an opening leaves the opponent a single move, the
-        // block: that child is never stored, but the position after the block has the child's
-        // value, and is looked up instead — or, when the block opens a threat in turn, the
-        // first position with a choice after the forced replies ([`ForcedLine`]).
-        // One slot per column: the child's own, or for a move that creates an opening the
-        // position's at the end of its forced line (`block_columns`), or none.
-        let mut slot_by_column: [Option<Slot>; 16] = [None; 16];
-        let mut block_columns = 0u16;
-        let mut lost_columns = 0u16;
-        let own_threats = position.threats_of(white_to_move);
+        ControlFlow::Continue(())
+    }
+
+    /// Fills `slots` (given as [`ChildSlots::NONE`]) with where each child's value is read,
+    /// computed and prefetched all at once before the moves are ordered, so that the
+    /// ordering's work overlaps the loads. A move that creates or uncovers an opening leaves
+    /// the opponent a single move, the block: that child is never stored, but the position
+    /// after the block has the child's value and is looked up instead — or, when the block
+    /// opens a threat in turn, the first position with a choice after the forced replies
+    /// ([`ForcedLine`]). For the report's question, breaks when such a line wins for the
+    /// mover, with its win stored at `slot` as a one-node subtree; for scores such a line
+    /// bounds nothing beyond the report's question, and its move is searched.
+    ///
+    /// Contract: `moves` are the moves [`examine_moves`] left, at least two, none of which
+    /// wins by force for the report's question ([`Self::settle_statically`]).
+    #[inline(always)]
+    fn child_slots<G: Game, Q: Question>(
+        &mut self,
+        node: &Node<'_, G, Q>,
+        slot: Slot,
+        moves: BitBoard,
+        slots: &mut ChildSlots,
+    ) -> ControlFlow<i32> {
+        let (position, table) = (node.position, self.table);
+        let own_threats = position.threats_of(position.first_to_move());
         for cell in moves {
             let column = G::column_of(cell) as usize;
             match position.opening_after(cell) {
                 Opening::Block(block) => {
-                    match position.forced_line(cell, block, symmetries) {
+                    match position.forced_line(cell, block, node.symmetries) {
                         ForcedLine::Reaches(key) => {
                             let s = slot_of::<G>(table, key);
                             table.prefetch(s);
-                            slot_by_column[column] = Some(s);
-                            block_columns |= 1 << column;
+                            slots.by_column[column] = Some(s);
+                            slots.block_columns |= 1 << column;
                         }
-                        // For scores such a line bounds nothing beyond the report's question:
-                        // the child is searched.
                         ForcedLine::MoverWins if !Q::SCORES => {
-                            let bound = white_to_move as i32;
-                            question.store(table, slot, bound, 1, &mut self.stats.table);
-                            return bound;
+                            let bound = node.mover_wins();
+                            return ControlFlow::Break(self.store(node.question, slot, bound, 1));
                         }
-                        ForcedLine::MoverLoses if !Q::SCORES => lost_columns |= 1 << column,
+                        ForcedLine::MoverLoses if !Q::SCORES => slots.lost_columns |= 1 << column,
                         ForcedLine::MoverWins | ForcedLine::MoverLoses => {}
                     }
                     continue;
@@ -511,100 +627,226 @@ impl<'t> Solver<'t> {
                     }
                 }
             }
-            let s = slot_of::<G>(table, position.key_after(cell, symmetries));
+            let s = slot_of::<G>(table, position.key_after(cell, node.symmetries));
             table.prefetch(s);
-            slot_by_column[column] = Some(s);
+            slots.by_column[column] = Some(s);
         }
-        let order = match &gaps {
-            Some(gaps) => position.order_by_gaps(moves, gaps, last_column),
-            None => position.order(moves),
+        ControlFlow::Continue(())
+    }
+
+    /// The enhanced transposition cutoff: the value of every move read from its slot before
+    /// any child is searched. A move known to reach the mover's goal settles the node: breaks
+    /// with its bound, stored at `slot` as a one-node subtree. Otherwise continues with the
+    /// moves known to fail the mover ([`Cutoff`]): those the table knows, and those that create
+    /// an opening whose forced line loses. A move that creates an opening leaves the opponent
+    /// a forced reply or a lost position: such a child never reaches the table; the position
+    /// at the end of its forced line is read instead, if any (the classic game keys such a
+    /// move as its child: not read).
+    #[inline(always)]
+    fn read_children<G: Game, Q: Question>(
+        &mut self,
+        node: &Node<'_, G, Q>,
+        slot: Slot,
+        children: &Children<'_>,
+    ) -> ControlFlow<i32, Cutoff> {
+        let (table, order, slots) = (self.table, children.order, children.slots);
+        let mut cutoff = Cutoff {
+            known_failing: 0,
+            failed: Failing::new::<Q>(node.position.first_to_move()),
         };
-        let ordered = order.as_slice();
-        let column_at = |i: usize| G::column_of(Cell::from_index(ordered[i])) as usize;
-        // When every move fails the mover, the best of the children's bounds for the mover
-        // bounds the position (moves the head pruned lose at once: never better).
-        // (The report's question has only 1 and 0: failing is 0 for the first player, 1 for
-        // the second, with nothing to compare.)
-        let mut failed = match (Q::SCORES, white_to_move) {
-            (true, true) => i32::MIN,
-            (true, false) => i32::MAX,
-            (false, white) => !white as i32,
-        };
-        let mut fail = |bound: i32| {
-            if Q::SCORES {
-                failed = if white_to_move {
-                    failed.max(bound)
-                } else {
-                    failed.min(bound)
-                }
-            }
-        };
-        // A move that creates an opening leaves the opponent a forced reply or a lost position:
-        // such a child never reaches the table; the position at the end of its forced line is
-        // read instead, if any (the classic game keys such a move as its child: not read). A
-        // move whose forced line loses is known to fail without a look.
-        let mut known_failing = 0u16;
-        for i in 0..ordered.len() {
-            let column = column_at(i);
+        for i in 0..order.as_slice().len() {
+            let column = children.column::<G>(i);
             let read_slot = if order.creates_opening(i) {
-                known_failing |= ((lost_columns >> column) & 1) << i;
-                slot_by_column[column].filter(|_| block_columns & (1 << column) != 0)
+                cutoff.known_failing |= ((slots.lost_columns >> column) & 1) << i;
+                slots.by_column[column].filter(|_| slots.block_columns & (1 << column) != 0)
             } else {
                 debug_assert!(
-                    slot_by_column[column].is_some() && block_columns & (1 << column) == 0,
+                    slots.by_column[column].is_some() && slots.block_columns & (1 << column) == 0,
                     "every move that opens no threat is keyed as its child"
                 );
-                slot_by_column[column]
+                slots.by_column[column]
             };
             let Some(read_slot) = read_slot else {
                 continue;
             };
-            match question.probe(table, read_slot, &mut self.stats.table) {
-                Some(bound) if reaches_goal(bound) => {
-                    question.store(table, slot, bound, 1, &mut self.stats.table);
-                    return bound;
+            match node.question.probe(table, read_slot, &mut self.stats.table) {
+                Some(bound) if node.reaches_goal(bound) => {
+                    return ControlFlow::Break(self.store(node.question, slot, bound, 1));
                 }
                 Some(bound) => {
-                    known_failing |= 1 << i;
-                    fail(bound);
+                    cutoff.known_failing |= 1 << i;
+                    cutoff.failed.add(bound);
                 }
                 None => {}
             }
         }
+        ControlFlow::Continue(cutoff)
+    }
 
-        for i in 0..ordered.len() {
+    /// The move loop: searches the moves the cutoff left, in order, until one reaches the
+    /// mover's goal. The node's bound — that move's, or when every move fails the mover the
+    /// best of the children's bounds for it ([`Failing`]) — is stored at `slot` with the
+    /// nodes counted since `nodes_before` as its subtree, and returned. An interrupted child
+    /// ends the loop at once with a meaningless bound, and nothing is stored.
+    #[inline(always)]
+    fn search_children<G: Game, Q: Question>(
+        &mut self,
+        node: &Node<'_, G, Q>,
+        slot: Slot,
+        children: &Children<'_>,
+        cutoff: Cutoff,
+        nodes_before: u64,
+    ) -> i32 {
+        let Cutoff {
+            known_failing,
+            mut failed,
+        } = cutoff;
+        for i in 0..children.order.as_slice().len() {
             if known_failing & (1 << i) != 0 {
                 continue;
             }
-            let column = column_at(i);
-            let child_slot = if order.creates_opening(i) {
+            let column = children.column::<G>(i);
+            let child_slot = if children.order.creates_opening(i) {
                 None
             } else {
-                slot_by_column[column]
+                children.slots.by_column[column]
             };
-            let mut child = *position;
-            child.play_ordered(&order, i);
+            let mut child = *node.position;
+            child.play_ordered(children.order, i);
             let bound = self.search(
                 &child,
-                symmetries,
+                node.symmetries,
                 child_slot,
-                question,
-                gaps.is_some(),
+                node.question,
+                children.rule_failed,
                 column as u8,
             );
             if self.interrupted {
                 return bound; // meaningless; nothing is stored on the way up
             }
-            if reaches_goal(bound) {
+            if node.reaches_goal(bound) {
                 let subtree = self.stats.nodes - nodes_before;
-                question.store(table, slot, bound, subtree, &mut self.stats.table);
-                return bound;
+                return self.store(node.question, slot, bound, subtree);
             }
-            fail(bound);
+            failed.add(bound);
         }
         let subtree = self.stats.nodes - nodes_before;
-        question.store(table, slot, failed, subtree, &mut self.stats.table);
-        failed
+        self.store(node.question, slot, failed.bound, subtree)
+    }
+}
+
+/// One node of [`Solver::search`], as its steps read it: the position, the symmetries its
+/// table keys fold (the root's), and the question asked.
+struct Node<'p, G: Game, Q> {
+    position: &'p G,
+    symmetries: G::Symmetries,
+    question: Q,
+}
+
+impl<G: Game, Q: Question> Node<'_, G, Q> {
+    /// Whether `bound` reaches the mover's goal: the answer yes for the first player (who
+    /// maximises the score), no for the second (who minimises it).
+    #[inline(always)]
+    fn reaches_goal(&self, bound: i32) -> bool {
+        (bound >= self.question.threshold()) == self.position.first_to_move()
+    }
+
+    /// The bound of a node whose mover wins, for the report's question: 1 at a node of the
+    /// first player, 0 at one of the second.
+    #[inline(always)]
+    fn mover_wins(&self) -> i32 {
+        self.position.first_to_move() as i32
+    }
+}
+
+/// Where the cutoff of a node with a choice reads the value of each move, by column
+/// ([`Solver::child_slots`]).
+struct ChildSlots {
+    /// The child's own slot; for a move that creates an opening (marked in `block_columns`)
+    /// the slot of the first position with a choice at the end of its forced line; `None`
+    /// for a move nothing is read for (below the mover's own threat, or a forced line that
+    /// ends the game).
+    by_column: [Option<Slot>; 16],
+    /// The moves whose slot is that of the end of their forced line.
+    block_columns: u16,
+    /// The moves whose forced line loses for the mover (report's question only).
+    lost_columns: u16,
+}
+
+impl ChildSlots {
+    /// Nothing read yet.
+    const NONE: ChildSlots = ChildSlots {
+        by_column: [None; 16],
+        block_columns: 0,
+        lost_columns: 0,
+    };
+}
+
+/// The moves of a node with a choice as its cutoff and its move loop take them: by reference,
+/// since moving the order and the slots into one value copied half a kilobyte per node (4 %
+/// more instructions).
+struct Children<'c> {
+    /// The moves in the order to search them, best first.
+    order: &'c crate::ordering::OrderedMoves,
+    /// Where each move's value is read.
+    slots: &'c ChildSlots,
+    /// Whether the mover's rule was tried after each move (for the gaps of the ordering):
+    /// then each child skips the rule of its mover's opponent.
+    rule_failed: bool,
+}
+
+impl Children<'_> {
+    /// The column of the `i`-th move of the order.
+    #[inline(always)]
+    fn column<G: Game>(&self, i: usize) -> usize {
+        G::column_of(Cell::from_index(self.order.as_slice()[i])) as usize
+    }
+}
+
+/// What the cutoff of a node ([`Solver::read_children`]) learned without a search: the moves
+/// (by their rank in the order) known to fail the mover, and their bounds.
+struct Cutoff {
+    known_failing: u16,
+    failed: Failing,
+}
+
+/// The bound of a node whose every move fails its mover: the best for the mover of its
+/// children's bounds (moves the head pruned lose at once: never better). For the report's
+/// question it is fixed, 0 at a node of the first player and 1 at one of the second: failing
+/// has one answer, with nothing to compare.
+#[derive(Clone, Copy)]
+struct Failing {
+    bound: i32,
+    white_to_move: bool,
+    scores: bool,
+}
+
+impl Failing {
+    /// Nothing seen yet, at a node of the first player (`white_to_move`) or the second.
+    #[inline(always)]
+    fn new<Q: Question>(white_to_move: bool) -> Failing {
+        let bound = match (Q::SCORES, white_to_move) {
+            (true, true) => i32::MIN,
+            (true, false) => i32::MAX,
+            (false, white) => !white as i32,
+        };
+        Failing {
+            bound,
+            white_to_move,
+            scores: Q::SCORES,
+        }
+    }
+
+    /// Takes the bound of a child that fails the mover.
+    #[inline(always)]
+    fn add(&mut self, bound: i32) {
+        if self.scores {
+            self.bound = if self.white_to_move {
+                self.bound.max(bound)
+            } else {
+                self.bound.min(bound)
+            }
+        }
     }
 }
 
