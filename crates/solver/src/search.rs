@@ -787,7 +787,7 @@ impl ChildSlots {
 /// more instructions).
 struct Children<'c> {
     /// The moves in the order to search them, best first.
-    order: &'c crate::ordering::OrderedMoves,
+    order: &'c OrderedMoves,
     /// Where each move's value is read.
     slots: &'c ChildSlots,
     /// Whether the mover's rule was tried after each move (for the gaps of the ordering):
