@@ -22,6 +22,19 @@
 //! The search is generic over [`game::Game`], monomorphised for the 3-D board and for the
 //! classic 7×6 board of `score4-classic`.
 //!
+//! Modules, lowest first; each uses only modules listed before it (documentation links
+//! aside), so that they form no circle:
+//!
+//! 1. `memory` (the table's block of words), [`ordering`], [`rules`]: no other module;
+//! 2. [`table`] (on `memory`); [`forcing`] (on ordering and rules);
+//! 3. [`game`]: the trait, and its implementations over ordering, rules and forcing;
+//! 4. [`best_first`]: the driver, which sees the depth-first search only through a trait of
+//!    its own (`DepthFirst`: budgeted probes, the moves the search would try, what its table
+//!    knows of them), so that it needs nothing of [`search`];
+//! 5. [`search`]: the [`Solver`], which implements that trait and, when its settings say so,
+//!    hands a root over to the driver;
+//! 6. [`score`]: the modes and the narrowing of scores, over the [`Solver`].
+//!
 //! It depends on `score4-board` and `score4-classic` only. The search allocates nothing per node and uses no dynamic
 //! dispatch; the table is the one place with `unsafe` (its memory, see `memory.rs`).
 #![warn(missing_docs)]
