@@ -31,21 +31,24 @@
 //! the static rules of [`score4_board::rules`] fell short there (the search's gaps), so that the
 //! ordering's first choice is worked on first until the numbers say otherwise; and how many
 //! of the leaf's own moves the table does not yet know to fail, read after its probe ran out
-//! (`Solver::table_knows`; each of them must still be refuted). A leaf with a move the table
-//! knows to reach its mover's goal is settled at once.
+//! (`DepthFirst::table_knows`; each of them must still be refuted). A leaf with a move the
+//! table knows to reach its mover's goal is settled at once.
 //!
 //! Soundness: every settled leaf is a value proven by the depth-first search (a probe that
 //! runs out stores nothing unproven in the table), and the numbers only combine those values
 //! by the game's AND/OR rule; the driver decides only which leaf to work on next. Memory: the
 //! tree grows by at most sixteen 16-byte nodes per expansion; it is freed when the root is
 //! settled.
+//!
+//! The driver sees the depth-first search only through the crate's trait `DepthFirst` (its
+//! probes, the moves it would try, what its table knows of them), which [`crate::search`]'s
+//! `Solver` implements: this module sits below the search, and the search, which holds the
+//! settings ([`crate::Solver::with_best_first`]), hands a root over by calling the driver.
 
-use score4_game::{Cell, Game, NO_COLUMN};
-
-use crate::search::{moves_to_search, Solver, TableKnows};
+use score4_game::{Cell, Game, OrderedMoves, NO_COLUMN};
 
 /// When the best-first driver takes a root over from the depth-first search, and how large
-/// its probes are ([`Solver::with_best_first`]).
+/// its probes are ([`crate::Solver::with_best_first`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BestFirst {
     /// Nodes the depth-first search spends on the root first; only a root it has not settled
@@ -74,6 +77,51 @@ impl BestFirst {
         sequential_black: true,
         driver_turn_shift: Some(2),
     };
+}
+
+/// What the driver asks of the depth-first search it drives: budgeted probes, the moves the
+/// search would try, and what its table already knows of them. The search's `Solver`
+/// implements it (see the module documentation).
+pub(crate) trait DepthFirst {
+    /// Positions the search has visited so far (its node count).
+    fn nodes(&self) -> u64;
+
+    /// Whether the clock or the monitor has stopped the solve: every answer from then on is
+    /// meaningless.
+    fn stopped(&self) -> bool;
+
+    /// Whether the first player wins `position`, if a depth-first search within `budget`
+    /// nodes finds out: `None` when the budget runs out first or the solve is stopped
+    /// ([`Self::stopped`] says which). Either way the table keeps only proven values.
+    ///
+    /// Contract: nobody has four in a line in `position`.
+    fn probe<G: Game>(&mut self, position: &G, budget: u64) -> Option<bool>;
+
+    /// The moves the search would try at `position` for the report's question, in its order
+    /// (the block of the opponent's opening alone, no move under the opponent's threat, the
+    /// rules' gaps in the ordering); `None` when the decisive situations or the rules settle
+    /// the position. `last_column` is the column of the move that led here ([`NO_COLUMN`] at
+    /// the root).
+    ///
+    /// Contract: nobody has four in a line in `position`.
+    fn moves_to_search<G: Game>(position: &G, last_column: u8) -> Option<OrderedMoves>;
+
+    /// What the table already knows of the moves the search would try at `position`
+    /// ([`Self::moves_to_search`]): whether one of them is known to reach the mover's goal
+    /// (then the position is settled), else how many are not yet known to fail the mover.
+    /// The driver reads this at a leaf whose probe ran out.
+    ///
+    /// Contract: nobody has four in a line in `position`.
+    fn table_knows<G: Game>(&mut self, position: &G, last_column: u8) -> TableKnows;
+}
+
+/// What the table knows of a position's moves ([`DepthFirst::table_knows`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TableKnows {
+    /// A move is known to reach the mover's goal: whether the first player wins here.
+    Settled(bool),
+    /// How many of the moves are not yet known to fail the mover.
+    OpenMoves(u32),
 }
 
 /// A proof or disproof number that cannot be reached: the position is settled the other way.
@@ -129,9 +177,10 @@ impl TreeNode {
 /// Whether the first player wins `root`, by the best-first driver. If the solve is stopped
 /// (deadline or monitor) the answer is meaningless: the caller's attempt reports the stop.
 ///
-/// Contract: as [`Solver::first_player_wins`].
-pub(crate) fn first_player_wins<G: Game>(
-    solver: &mut Solver<'_>,
+/// Contract: nobody has four in a line in `root`, and the table of `solver` holds
+/// [`Format::Binary`](crate::table::Format::Binary) entries.
+pub(crate) fn first_player_wins<G: Game, S: DepthFirst>(
+    solver: &mut S,
     root: &G,
     settings: BestFirst,
 ) -> bool {
@@ -141,7 +190,7 @@ pub(crate) fn first_player_wins<G: Game>(
     };
     let mut budget = settings.after;
     loop {
-        let until = solver.stats().nodes.saturating_add(budget >> shift);
+        let until = solver.nodes().saturating_add(budget >> shift);
         if let Some(answer) = work(solver, root, settings, &mut tree, until) {
             return answer;
         }
@@ -160,8 +209,8 @@ pub(crate) fn first_player_wins<G: Game>(
 
 /// Works on `tree` until the root is settled (its value) or the node count passes `until`
 /// (`None`; the tree is kept for more work).
-fn work<G: Game>(
-    solver: &mut Solver<'_>,
+fn work<G: Game, S: DepthFirst>(
+    solver: &mut S,
     root: &G,
     settings: BestFirst,
     tree: &mut Vec<TreeNode>,
@@ -177,7 +226,7 @@ fn work<G: Game>(
         if top.disproof == 0 {
             return Some(false);
         }
-        if solver.stats().nodes >= until {
+        if solver.nodes() >= until {
             return None;
         }
         // Down to the most-proving node: at a white node the child that fixes the proof
@@ -208,7 +257,7 @@ fn work<G: Game>(
             path.push((index, position));
         }
         if tree[index as usize].children == 0 {
-            expand(tree, index, &position);
+            expand::<G, S>(tree, index, &position);
         }
         if tree[index as usize].children > 0 {
             reveal(solver, tree, index, &position, settings);
@@ -225,7 +274,7 @@ fn work<G: Game>(
 /// Gives the leaf `index` (position `position`) its moves as children still to be probed, in
 /// the search's order; a position the search's head or rules settle is settled instead (a
 /// probe settles those in its first node, so only the root of a tiny budget meets them).
-fn expand<G: Game>(tree: &mut Vec<TreeNode>, index: u32, position: &G) {
+fn expand<G: Game, S: DepthFirst>(tree: &mut Vec<TreeNode>, index: u32, position: &G) {
     let white = position.first_to_move();
     let playable = position.playable();
     if !(position.threats_of(white) & playable).is_empty() || playable.is_empty() {
@@ -236,7 +285,8 @@ fn expand<G: Game>(tree: &mut Vec<TreeNode>, index: u32, position: &G) {
         u8::MAX => NO_COLUMN,
         cell => G::column_of(Cell::from_index(cell)) as u8,
     };
-    let order = moves_to_search(position, last_column).unwrap_or_else(|| position.order(playable));
+    let order =
+        S::moves_to_search(position, last_column).unwrap_or_else(|| position.order(playable));
     let first_child = tree.len() as u32;
     tree.extend(order.as_slice().iter().map(|&cell| TreeNode::open(cell)));
     let node = &mut tree[index as usize];
@@ -246,8 +296,8 @@ fn expand<G: Game>(tree: &mut Vec<TreeNode>, index: u32, position: &G) {
 
 /// Probes the children of `index` not probed yet, in order: at a white node all of them, at
 /// a black node until one stays open; either way until one reaches the mover's goal.
-fn reveal<G: Game>(
-    solver: &mut Solver<'_>,
+fn reveal<G: Game, S: DepthFirst>(
+    solver: &mut S,
     tree: &mut [TreeNode],
     index: u32,
     position: &G,

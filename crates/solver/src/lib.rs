@@ -1,29 +1,38 @@
 //! # score4-solver
 //!
-//! The sequential solver of Connect Four 3D, as the report describes it and then better:
+//! The sequential solver, generic over the game ([`Game`]) and
+//! monomorphised for each: the report's search and then better.
 //!
 //! - [`search`]: binary minimax for "does the first player win?", with the decisive situations
-//!   of docs/RULES.md read off the bitboards — and the same search for "is the first player's
-//!   score at least t?";
+//!   (docs/RULES.md) read off the bitboards and the game's static rules — and the same search
+//!   for "is the first player's score at least t?";
 //! - [`score`]: win/draw/loss and exact scores, by a few such questions over a table of bounds;
-//! - [`ordering`]: the report's line-score move ordering, insertion sort, best first;
-//! - [`rules`]: static proofs that the second player holds (claimeven and baseinverse on the
-//!   76 lines), each a strategy for black checked against every line white could complete,
-//!   and that the first player wins by zugzwang on a layer-2 threat; both may mirror two
-//!   columns of equal height;
 //! - [`best_first`]: a proof-number driver over the top of the tree whose leaves are budgeted
 //!   probes of the search, taking turns with it on roots the search does not settle soon;
-//! - [`forcing`]: wins of the first player by a chain of threats the second must block;
 //! - [`table`]: the transposition table — compact keys folded over the symmetries that can
 //!   matter below the root (canonical keys when all can), prime size, exact hits by the Chinese
 //!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry;
 //! - statistics: nodes, seconds, table probes, hits, stores and replacements.
 //!
-//! The search is generic over [`game::Game`], monomorphised for the 3-D board and for the
-//! classic 7×6 board of `score4-classic`.
+//! What a game knows — its move ordering, static rules and threat chains — is the game's
+//! crate's (for Connect Four 3D, `score4_board::{ordering, rules, forcing}`), reached through
+//! the trait.
 //!
-//! It depends on `score4-board` and `score4-classic` only. The search allocates nothing per node and uses no dynamic
-//! dispatch; the table is the one place with `unsafe` (its memory, see `memory.rs`).
+//! Modules, lowest first; each uses only modules listed before it (documentation links
+//! aside), so that they form no circle:
+//!
+//! 1. `memory` (the table's block of words), then [`table`];
+//! 2. [`best_first`]: the driver, which sees the depth-first search only through a trait of
+//!    its own (`DepthFirst`: budgeted probes, the moves the search would try, what its table
+//!    knows of them), so that it needs nothing of [`search`];
+//! 3. [`search`]: the [`Solver`], which implements that trait and, when its settings say so,
+//!    hands a root over to the driver;
+//! 4. [`score`]: the modes and the narrowing of scores, over the [`Solver`].
+//!
+//! It depends on `score4-game`, and on `score4-board` for one fact: the near-leaf area of the
+//! table reads a position's stone count from the 3-D key. It never depends on a front-end. The
+//! search allocates nothing per node and uses no dynamic dispatch; the table is the one place
+//! with `unsafe` (its memory, see `memory.rs`).
 #![warn(missing_docs)]
 
 pub mod best_first;

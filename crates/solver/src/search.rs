@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use score4_game::{BitBoard, Cell, ForcedLine, Game, Opening, OrderedMoves, NO_COLUMN};
 
-use crate::best_first::BestFirst;
+use crate::best_first::{BestFirst, DepthFirst, TableKnows};
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
 
 /// A step of [`Solver::search`] that may settle its node: the value it hands on to the next
@@ -124,7 +124,7 @@ pub struct Solver<'t> {
     /// Set with `interrupted` by the clock or the monitor, not by a probe's node budget: the
     /// whole solve then ends.
     stopped: bool,
-    /// The node count at which a probe ([`Self::probe`]) gives up (`u64::MAX`: never).
+    /// The node count at which a probe ([`DepthFirst::probe`]) gives up (`u64::MAX`: never).
     node_limit: u64,
     /// Whether, and when, a root the depth-first search does not settle soon goes to the
     /// best-first driver ([`Self::with_best_first`]).
@@ -238,57 +238,6 @@ impl<'t> Solver<'t> {
             monitor.nodes.store(self.stats.nodes, Relaxed);
         }
         self.interrupted |= self.stopped;
-    }
-
-    /// Whether the first player wins `position`, if a search within `budget` nodes finds out:
-    /// `None` when the budget runs out first or the solve is stopped ([`Self::stopped`] says
-    /// which). Either way the table keeps only proven values.
-    ///
-    /// Contract: as [`Self::first_player_wins`].
-    pub(crate) fn probe<G: Game>(&mut self, position: &G, budget: u64) -> Option<bool> {
-        if self.stopped {
-            return None;
-        }
-        self.node_limit = self.stats.nodes.saturating_add(budget);
-        let answer = self.plain_first_player_wins(position);
-        self.node_limit = u64::MAX;
-        if self.interrupted {
-            // Out of budget: the solve goes on (a stop leaves `interrupted` raised).
-            self.interrupted = self.stopped;
-            return None;
-        }
-        Some(answer)
-    }
-
-    /// What the table already knows of the moves the search would try at `position`: whether
-    /// one of them is known to reach the mover's goal (then the position is settled), else how
-    /// many are not yet known to fail the mover. The best-first driver reads this at a leaf
-    /// whose probe ran out.
-    ///
-    /// Contract: as [`Self::first_player_wins`].
-    pub(crate) fn table_knows<G: Game>(&mut self, position: &G, last_column: u8) -> TableKnows {
-        let Some(order) = moves_to_search(position, last_column) else {
-            // The head or the rules settle it (a probe would have, in one node): one move left.
-            return TableKnows::OpenMoves(1);
-        };
-        let symmetries = position.transposing_symmetries();
-        let white = position.first_to_move();
-        let mut open = 0;
-        for &cell in order.as_slice() {
-            let child = position.after(Cell::from_index(cell));
-            let slot = slot_of::<G>(self.table, child.key(symmetries));
-            match FirstPlayerWins.probe(self.table, slot, &mut self.stats.table) {
-                Some(bound) if (bound >= 1) == white => return TableKnows::Settled(white),
-                Some(_) => {}
-                None => open += 1,
-            }
-        }
-        TableKnows::OpenMoves(open)
-    }
-
-    /// Whether the clock or the monitor has stopped the solve.
-    pub(crate) fn stopped(&self) -> bool {
-        self.stopped
     }
 
     /// Whether the first player (white) wins `position` with best play; a draw counts as not a
@@ -424,10 +373,10 @@ impl<'t> Solver<'t> {
     }
 
     /// Counts a visit of a node, and reads the clock every [`CLOCK_INTERVAL`] nodes. Breaks
-    /// when the node budget of a probe ([`Self::probe`]) is spent, with `interrupted` raised
-    /// and a meaningless bound that nothing stores on the way up. A stop by the clock or the
-    /// monitor raises `interrupted` too but lets the node go on: every move loop on the stack
-    /// returns, storing nothing, as soon as its current child returns.
+    /// when the node budget of a probe ([`DepthFirst::probe`]) is spent, with `interrupted`
+    /// raised and a meaningless bound that nothing stores on the way up. A stop by the clock
+    /// or the monitor raises `interrupted` too but lets the node go on: every move loop on the
+    /// stack returns, storing nothing, as soon as its current child returns.
     #[inline(always)]
     fn enter_node(&mut self) -> ControlFlow<i32> {
         self.stats.nodes += 1;
@@ -850,28 +799,66 @@ impl Failing {
     }
 }
 
-/// What the table knows of a position's moves ([`Solver::table_knows`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum TableKnows {
-    /// A move is known to reach the mover's goal: whether the first player wins here.
-    Settled(bool),
-    /// How many of the moves are not yet known to fail the mover.
-    OpenMoves(u32),
-}
+/// The depth-first search as the best-first driver sees it: the driver's probes are searches
+/// of this solver within a node budget, on its table.
+impl DepthFirst for Solver<'_> {
+    fn nodes(&self) -> u64 {
+        self.stats.nodes
+    }
 
-/// The moves the search would try at `position` for the report's question, in its order
-/// (the block of the opponent's opening alone, no move under the opponent's threat, the
-/// rules' gaps in the ordering); `None` when the head or the rules settle the position.
-/// `last_column` is the column of the move that led here.
-pub(crate) fn moves_to_search<G: Game>(position: &G, last_column: u8) -> Option<OrderedMoves> {
-    let moves = match examine_moves(position, FirstPlayerWins) {
-        Head::Settled(_) => return None,
-        Head::Moves(moves, _) => moves,
-    };
-    match examine_rules(position, FirstPlayerWins, false, moves) {
-        Head::Settled(_) => None,
-        Head::Moves(_, Some(gaps)) => Some(position.order_by_gaps(moves, &gaps, last_column)),
-        Head::Moves(_, None) => Some(position.order(moves)),
+    fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn probe<G: Game>(&mut self, position: &G, budget: u64) -> Option<bool> {
+        if self.stopped {
+            return None;
+        }
+        self.node_limit = self.stats.nodes.saturating_add(budget);
+        let answer = self.plain_first_player_wins(position);
+        self.node_limit = u64::MAX;
+        if self.interrupted {
+            // Out of budget: the solve goes on (a stop leaves `interrupted` raised).
+            self.interrupted = self.stopped;
+            return None;
+        }
+        Some(answer)
+    }
+
+    /// The moves [`Solver::search`] tries at a node with the report's question: those
+    /// [`examine_moves`] leaves, ordered by the gaps of [`examine_rules`].
+    fn moves_to_search<G: Game>(position: &G, last_column: u8) -> Option<OrderedMoves> {
+        let moves = match examine_moves(position, FirstPlayerWins) {
+            Head::Settled(_) => return None,
+            Head::Moves(moves, _) => moves,
+        };
+        match examine_rules(position, FirstPlayerWins, false, moves) {
+            Head::Settled(_) => None,
+            Head::Moves(_, Some(gaps)) => Some(position.order_by_gaps(moves, &gaps, last_column)),
+            Head::Moves(_, None) => Some(position.order(moves)),
+        }
+    }
+
+    /// Each move's child is read from its slot, keyed as a search rooted at `position` keys
+    /// it.
+    fn table_knows<G: Game>(&mut self, position: &G, last_column: u8) -> TableKnows {
+        let Some(order) = Self::moves_to_search(position, last_column) else {
+            // The head or the rules settle it (a probe would have, in one node): one move left.
+            return TableKnows::OpenMoves(1);
+        };
+        let symmetries = position.transposing_symmetries();
+        let white = position.first_to_move();
+        let mut open = 0;
+        for &cell in order.as_slice() {
+            let child = position.after(Cell::from_index(cell));
+            let slot = slot_of::<G>(self.table, child.key(symmetries));
+            match FirstPlayerWins.probe(self.table, slot, &mut self.stats.table) {
+                Some(bound) if (bound >= 1) == white => return TableKnows::Settled(white),
+                Some(_) => {}
+                None => open += 1,
+            }
+        }
+        TableKnows::OpenMoves(open)
     }
 }
 
