@@ -1,18 +1,18 @@
 //! A best-first driver over the depth-first search: proof-number search at the top of the
-//! tree, with budgeted depth-first probes at its leaves (PN² in spirit, SURVEY §2.5).
+//! tree, with budgeted depth-first probes at its leaves (in the spirit of Allis's PN² search).
 //!
 //! The depth-first search commits to its ordering's first choice and pays for every failed
 //! try in full: among several winning moves it takes the first it meets, whatever its proof
-//! costs, and a heavy position's cheapest winning move is often far down the order (the
-//! twenty-second and twenty-third sessions in `docs/PERFORMANCE.md`). Here the top of the tree
+//! costs, and a heavy position's cheapest winning move is often far down the order
+//! (docs/PERFORMANCE.md, "Effort at the top of the tree"). Here the top of the tree
 //! is kept in memory. An expanded position's moves are probed by the depth-first search within
 //! a node budget: a probe that finishes settles its move, one that runs out leaves an open
 //! leaf. Proof and disproof numbers — how many open leaves must still be won to prove, or
 //! lost to disprove, a position — pick the next leaf to work on, the one most likely to settle
 //! the root soonest.
 //!
-//! Three choices fit the game's asymmetry (measured in PERFORMANCE.md, "Twenty-fourth
-//! session"):
+//! Three choices fit the game's asymmetry (measured on d24: docs/PERFORMANCE.md, "Effort at
+//! the top of the tree"):
 //!
 //! - White nodes (white needs one winning move) probe all their moves at once, so that a cheap
 //!   win anywhere in the order is found. Black nodes (black needs one holding reply, and the
@@ -69,7 +69,8 @@ pub struct BestFirst {
 }
 
 impl BestFirst {
-    /// The settings measured best on `d24.txt` (PERFORMANCE.md, "Twenty-fourth session").
+    /// The settings measured best on `d24.txt` (docs/PERFORMANCE.md, "Effort at the top of the
+    /// tree").
     pub const DEFAULT: BestFirst = BestFirst {
         after: 1_000_000,
         black_to_move_budget: 10_000,

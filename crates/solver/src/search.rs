@@ -2,7 +2,7 @@
 //!
 //! White (the first player) needs a win; black is content with a draw. So at a white node the
 //! search stops at the first winning move, at a black node at the first move that holds.
-//! Before any move is tried, the decisive situations of DESIGN §4 are read off the bitboards,
+//! Before any move is tried, the decisive situations (docs/RULES.md) are read off the bitboards,
 //! and the static rules of [`score4_board::rules`] settle many nodes without a search: black's
 //! claimeven with baseinverse pairs (black keeps white from four) and white's zugzwang on a
 //! layer-2 threat (white wins), both also with two columns mirrored, each at the nodes of its
@@ -273,7 +273,7 @@ impl<'t> Solver<'t> {
         ) >= 1
     }
 
-    /// Whether the first player's exact score (DESIGN §2: a win with the winner's `k`-th stone
+    /// Whether the first player's exact score (docs/RULES.md, "Values": a win with the winner's `k`-th stone
     /// scores `33 - k`, for the first player positive, for the second negative) is at least
     /// `threshold`. `first_player_wins` is the question at threshold 1.
     ///
@@ -863,31 +863,18 @@ impl DepthFirst for Solver<'_> {
 }
 
 /// White nodes with at most this many stones look for a forced win first
-/// ([`score4_board::forcing`]); deeper, most looks fail and cost more than the rare win saves. Nodes
-/// (the chains' positions counted) on the first 300 of d28, first 300 of d30, all of d32 and
-/// first 100 of d26 against no look (132,449,595 / 36,728,268 / 42,717,197 / 50,451,644):
-/// chains ending in a zugzwang too, at most 32 stones 127,719,711 / 36,628,534 / 42,160,558 /
-/// 47,943,610; **36**: 126,967,583 / 36,425,740 / 41,974,362 / 47,585,156; 40: 127,327,387 /
-/// 36,522,444 / 41,670,823 / 48,200,952. Without the zugzwang endings (six moves): at most 40
-/// stones 132,076,808 on d28, 44: 144,414,488; everywhere (four moves): 206,988,841.
+/// ([`score4_board::forcing`]); deeper, most looks fail and cost more than the rare win saves.
+/// Tuned on the committed sets: docs/PERFORMANCE.md, "The forcing look's reach".
 const FORCING_MAX_STONES_WHITE: i32 = 36;
 
 /// Black nodes with at most this many stones look for a chain of forcing threats that wins or
-/// ends in black's follow-up ([`score4_board::forcing`]; eleventh session). Nodes on the sets of
-/// [`FORCING_MAX_STONES_WHITE`] against no look for black (118,214,923 / 33,787,822 /
-/// 39,254,883 / 43,587,120): at most 30 stones 118,010,485 / 33,787,822 / 39,254,883 /
-/// 43,266,350; 34: 117,478,377 / 33,061,076 / 38,721,165 / 42,873,469; 36: 117,043,417 /
-/// 32,884,605 / 38,543,509 / 42,713,089; **38: 116,801,399 / 32,874,791 / 38,215,090 /
-/// 42,692,844**; 40: 116,868,317 / 32,912,487 / 38,087,745 / 43,013,137; 42: 117,939,339 /
-/// 33,234,299 / 38,437,980 / 43,978,803.
+/// ends in black's follow-up ([`score4_board::forcing`]). Tuned on the committed sets:
+/// docs/PERFORMANCE.md, "The forcing look's reach".
 const FORCING_MAX_STONES_BLACK: i32 = 38;
 
-/// The longest chain of the mover's moves [`score4_board::forcing::forcing_win`] tries (measured for
-/// white's chains). Without the
-/// zugzwang endings, at most 36 stones: three moves 129,189,839 / 36,494,747 / 42,195,484 /
-/// 50,242,031 on the sets of [`FORCING_MAX_STONES_WHITE`]; four 128,916,619 / 36,498,451 /
-/// 42,192,272 / 49,916,658; six 129,111,143 / 36,536,929 / 42,313,661 / 50,216,645; sixteen
-/// 129,199,112 / 36,565,940 / 42,554,537 / 50,554,966.
+/// The longest chain of the mover's moves [`score4_board::forcing::forcing_win`] tries: longer
+/// chains are rare and dear. Tuned on the committed sets: docs/PERFORMANCE.md, "The forcing
+/// look's reach".
 const FORCING_DEPTH: u32 = 4;
 
 /// The table slot of `key`, one of `G`'s keys: keys that fit in 64 bits skip the reduction of
@@ -1017,7 +1004,7 @@ impl Head {
     }
 }
 
-/// The decisive situations of DESIGN §4 and the static rules of [`score4_board::rules`], read off
+/// The decisive situations (docs/RULES.md) and the static rules of [`score4_board::rules`], read off
 /// the bitboards: either the position's value, or the moves a search must try.
 ///
 /// This is the head of every node of [`Solver`]; the parallel solver uses it to build its

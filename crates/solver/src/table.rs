@@ -1,4 +1,4 @@
-//! The transposition table of DESIGN §4: exact hits by the Chinese remainder theorem, with
+//! The transposition table: exact hits by the Chinese remainder theorem, with
 //! the positions of one page kept together in memory.
 //!
 //! # Layout
@@ -22,17 +22,17 @@
 //!   gives each page its own block of `S` buckets, so the enhanced transposition cutoff reads a
 //!   node's children from one block (16 KiB in a 1 GiB table) instead of sixteen places spread
 //!   over the whole table: on this hardware every read of a large table far from the last ones
-//!   costs an address translation (docs/PERFORMANCE.md).
+//!   costs an address translation (docs/PERFORMANCE.md, "The table and the cutoff").
 //! - Within its block a key sits in bucket `low mod S`, and an entry stores `low mod 2^k` with
 //!   `S · 2^k ≥ 2^64`. The bucket gives the page (which block) and `low mod S`; since `S` is
 //!   odd, `(low mod S, low mod 2^k)` determines `low mod (S · 2^k) = low`: **a hit is always the
 //!   same position** (up to symmetry), never a look-alike. Keys of at most 64 bits (the classic
-//!   game's 49) have one page: the table is then one block of `S` buckets, DESIGN §4's layout.
+//!   game's 49) have one page: the table is then one block of `S` buckets, the plain layout of docs/RULES.md.
 //! - `work` is `1 + ⌊log2(nodes of the subtree)⌋`, capped at 31; an entry of all zeros is empty
 //!   (a stored entry has work ≥ 1).
 //! - [`Format::Binary`] (the report's question): `value` is 1 when the first player wins.
 //! - [`Format::Bounds`] (win/draw/loss and exact scores): one bound on the first player's
-//!   score `v` (DESIGN §2), a lower bound (`v ≥ b`) or an upper bound (`v ≤ b`), coded as
+//!   score `v` (docs/RULES.md, "Values"), a lower bound (`v ≥ b`) or an upper bound (`v ≤ b`), coded as
 //!   `1 + 2·(b + 31) + lower` for `b` in `-31..=31` — every score of a position with at least
 //!   two stones lies there, and a bound outside says nothing, so it is not stored. Its work is
 //!   coarser: 1 for a subtree below 32 nodes, 2 below 4096, else 3. Three more payload bits
@@ -177,7 +177,7 @@ pub const KEY_WIDTH_3D: u32 = 80;
 /// small and whose transpositions are found soon after they are stored. Spread over a
 /// gigabyte, every such probe misses the caches and the address translation; kept in an area
 /// of 64 MiB they mostly hit both, and the area's turnover loses few entries the search would
-/// have come back to (docs/PERFORMANCE.md, eighteenth session). A position goes to the area
+/// have come back to (docs/PERFORMANCE.md, "The table and the cutoff"). A position goes to the area
 /// when it has at least [`LEAF_MIN_STONES`] stones ([`score4_board::key::table_key_stones`]),
 /// so its place is still a function of its key alone. The area is exact by the Chinese
 /// remainder theorem like the main one, over the whole 80-bit key: `S'` buckets, `S'` prime,
@@ -221,7 +221,7 @@ impl FromStr for LeafArea {
 
 /// Positions with at least this many stones live in the near-leaf area ([`LeafArea`]), when
 /// the table has one. Chosen on the first 120 of d24 and the first 300 of d28
-/// (docs/PERFORMANCE.md, eighteenth session).
+/// (docs/PERFORMANCE.md, "The table and the cutoff").
 pub const LEAF_MIN_STONES: u32 = 44;
 
 /// [`LeafArea::Auto`] gives a table of at least this many bytes (four times the TWOBIG area)
@@ -435,7 +435,7 @@ pub struct TableConfig {
     pub bytes: u64,
     /// Default [`Replacement::TwoBig`]: the report's scheme, the command line's default, and
     /// the one that searched fewest nodes of the three where they were compared
-    /// (docs/PERFORMANCE.md, "Replacement schemes").
+    /// (docs/PERFORMANCE.md, "The table and the cutoff").
     pub replacement: Replacement,
     /// Default [`Format::Binary`]: the report's question, "does the first player win?", which
     /// leaves the most key bits per entry and so the smallest exact table. Win/draw/loss and
