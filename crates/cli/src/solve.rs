@@ -15,7 +15,7 @@ use crate::progress::{ProgressMode, Reporter};
 use crate::size::format_bytes;
 use crate::{SolveArgs, EXIT_BAD_INPUT};
 
-/// One JSON line per position (docs/RULES.md, "Output").
+/// One JSON line per position (docs/RULES.md, "The JSON line").
 #[derive(serde::Serialize)]
 struct JsonSolved<'a> {
     game: &'static str,
