@@ -46,19 +46,19 @@ enum Situation {
 
 /// The solver's decisive situations, as heuristic values.
 fn situation<B: Game>(position: &B) -> Situation {
-    let me = position.first_to_move();
+    let me = position.mover();
     let half = B::CELLS / 2;
     let stones = position.stone_count();
     let (mine, theirs) = (stones / 2, stones - stones / 2);
     let playable = position.playable();
-    if !(position.threats_of(me) & playable).is_empty() {
+    if !(position.threats(me) & playable).is_empty() {
         return Situation::Decided(decided(half - mine));
     }
     if playable.is_empty() {
         return Situation::Decided(0);
     }
     let lost = Situation::Decided(decided(-(half - theirs)));
-    let their_threats = position.threats_of(!me);
+    let their_threats = position.threats(me.other());
     let their_openings = their_threats & playable;
     let moves = if !their_openings.is_empty() {
         if their_openings.has_several() || !(B::above(their_openings) & their_threats).is_empty() {

@@ -29,8 +29,12 @@ impl Game for Position {
     const CELLS: i32 = 64;
     const KEY_WIDTH: u32 = 80;
     #[inline(always)]
-    fn first_to_move(&self) -> bool {
-        self.mover() == Colour::White
+    fn white_to_move(&self) -> bool {
+        Position::mover(self) == Colour::White
+    }
+    #[inline(always)]
+    fn mover(&self) -> Colour {
+        Position::mover(self)
     }
     #[inline(always)]
     fn stone_count(&self) -> i32 {
@@ -41,8 +45,8 @@ impl Game for Position {
         Position::playable(self)
     }
     #[inline(always)]
-    fn threats_of(&self, first: bool) -> BitBoard {
-        self.threats(if first { Colour::White } else { Colour::Black })
+    fn threats(&self, colour: Colour) -> BitBoard {
+        Position::threats(self, colour)
     }
     fn column_of(cell: Cell) -> u32 {
         cell.column().number() as u32
@@ -89,8 +93,7 @@ impl Game for Position {
         self.play_creating(cell, order.threats_created(i));
     }
     #[inline(always)]
-    fn cannot_win(&self, first: bool) -> bool {
-        let colour = if first { Colour::White } else { Colour::Black };
+    fn cannot_win(&self, colour: Colour) -> bool {
         self.live_lines(colour) == 0
     }
     #[inline(always)]

@@ -2,7 +2,7 @@
 //! the search and the analysis see it.
 
 use score4_game::evaluation::side_points;
-use score4_game::{BitBoard, Cell, Game, OrderedMoves, Outcome, Record};
+use score4_game::{BitBoard, Cell, Colour, Game, OrderedMoves, Outcome, Record};
 
 use crate::{ClassicColumn, ClassicPosition, ClassicRecord};
 
@@ -24,8 +24,8 @@ impl Game for ClassicPosition {
     const CELLS: i32 = crate::CELLS as i32;
     const KEY_WIDTH: u32 = crate::KEY_WIDTH;
     #[inline(always)]
-    fn first_to_move(&self) -> bool {
-        ClassicPosition::first_to_move(self)
+    fn white_to_move(&self) -> bool {
+        ClassicPosition::white_to_move(self)
     }
     #[inline(always)]
     fn stone_count(&self) -> i32 {
@@ -36,8 +36,8 @@ impl Game for ClassicPosition {
         ClassicPosition::playable(self)
     }
     #[inline(always)]
-    fn threats_of(&self, first: bool) -> BitBoard {
-        self.threats(first)
+    fn threats(&self, colour: Colour) -> BitBoard {
+        ClassicPosition::threats(self, colour)
     }
     fn column_of(cell: Cell) -> u32 {
         ClassicPosition::column_of(cell)
@@ -94,7 +94,7 @@ impl Game for ClassicPosition {
         self.play_with_threats(cell, order.threats_created(i));
     }
     #[inline(always)]
-    fn cannot_win(&self, _first: bool) -> bool {
+    fn cannot_win(&self, _colour: Colour) -> bool {
         false
     }
     #[inline(always)]
@@ -127,22 +127,22 @@ impl Game for ClassicPosition {
         ClassicPosition::is_full(self)
     }
     fn evaluate(&self) -> i32 {
-        let side = |first: bool| {
-            let own = self.stones(first).0;
-            let theirs = self.stones(!first).0;
+        let side = |colour: Colour| {
+            let own = self.stones(colour).0;
+            let theirs = self.stones(colour.other()).0;
             let stones = crate::LINES
                 .iter()
                 .filter(move |&&line| line & theirs == 0)
                 .map(move |&line| (line & own).count_ones());
-            let parity = if first {
+            let parity = if colour == Colour::White {
                 crate::ODD_ROWS
             } else {
                 !crate::ODD_ROWS
             };
-            side_points(stones, self.threats(first).0, parity)
+            side_points(stones, ClassicPosition::threats(self, colour).0, parity)
         };
-        let me = self.first_to_move();
-        side(me) - side(!me)
+        let me = Game::mover(self);
+        side(me) - side(me.other())
     }
 }
 

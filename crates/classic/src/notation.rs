@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use score4_game::{Colour, Outcome};
+use score4_game::Outcome;
 
 use crate::position::ClassicPosition;
 
@@ -105,15 +105,11 @@ impl ClassicRecord {
         self.over
     }
 
-    /// Who has won, a draw, or the game goes on (the first player is [`Colour::White`], X).
+    /// Who has won, a draw, or the game goes on (the first player is white, X).
     pub fn outcome(&self) -> Outcome {
-        let last_mover_first = !self.position.first_to_move();
-        if self.position.has_four(last_mover_first) {
-            Outcome::Won(if last_mover_first {
-                Colour::White
-            } else {
-                Colour::Black
-            })
+        let last_mover = self.position.mover().other();
+        if self.position.has_four(last_mover) {
+            Outcome::Won(last_mover)
         } else if self.position.is_full() {
             Outcome::Draw
         } else {
@@ -157,6 +153,7 @@ impl fmt::Display for ClassicRecord {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use score4_game::Colour;
 
     #[test]
     fn outcomes_name_the_winner() {
@@ -187,6 +184,6 @@ mod tests {
             .parse::<ClassicRecord>()
             .unwrap()
             .position()
-            .has_four(true));
+            .has_four(Colour::White));
     }
 }

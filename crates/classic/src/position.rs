@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use score4_game::{BitBoard, Cell};
+use score4_game::{BitBoard, Cell, Colour};
 
 use crate::geometry::{BOARD, BOTTOM, CELLS, HEIGHT, STRIDE, WIDTH};
 
@@ -57,14 +57,23 @@ impl ClassicPosition {
         self.occupied().count_ones()
     }
 
-    /// Whether the first player is to move.
-    pub const fn first_to_move(&self) -> bool {
+    /// Whether white, the first player, is to move.
+    pub const fn white_to_move(&self) -> bool {
         self.count().is_multiple_of(2)
     }
 
-    /// The stones of the first (`true`) or second player.
-    pub const fn stones(&self, first: bool) -> BitBoard {
-        BitBoard(self.stones[!first as usize])
+    /// The player to move.
+    pub const fn mover(&self) -> Colour {
+        if self.white_to_move() {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
+
+    /// The stones of `colour`.
+    pub const fn stones(&self, colour: Colour) -> BitBoard {
+        BitBoard(self.stones[colour.index()])
     }
 
     /// The lowest empty cell of every column that is not full.
@@ -87,11 +96,10 @@ impl ClassicPosition {
         }
     }
 
-    /// The empty cells that would complete four in a line for the first (`true`) or second
-    /// player.
+    /// The empty cells that would complete four in a line for `colour`.
     #[inline(always)]
-    pub const fn threats(&self, first: bool) -> BitBoard {
-        BitBoard(self.threats[!first as usize])
+    pub const fn threats(&self, colour: Colour) -> BitBoard {
+        BitBoard(self.threats[colour.index()])
     }
 
     /// The mover's threats after playing `cell` (what [`Self::play`] computes, for
@@ -99,7 +107,7 @@ impl ClassicPosition {
     #[inline(always)]
     pub const fn threats_after(&self, cell: Cell) -> BitBoard {
         let bit = 1u64 << cell.index();
-        let mine = self.stones[!self.first_to_move() as usize] | bit;
+        let mine = self.stones[!self.white_to_move() as usize] | bit;
         BitBoard(line_completions(mine) & !(self.occupied() | bit))
     }
 
@@ -115,7 +123,7 @@ impl ClassicPosition {
 
     /// Whether the mover makes four by playing `cell`.
     pub const fn wins_with(&self, cell: Cell) -> bool {
-        self.threats(self.first_to_move()).0 & (1 << cell.index()) != 0
+        self.threats(self.mover()).0 & (1 << cell.index()) != 0
     }
 
     /// [`Self::threats_after`] for up to eight moves at once, each given as its cell's bit (0:
@@ -123,7 +131,7 @@ impl ClassicPosition {
     /// to run side by side in vector registers.
     #[inline(always)]
     pub fn threats_after_each(&self, moves: &[u64; 8]) -> [u64; 8] {
-        let mine = self.stones[!self.first_to_move() as usize];
+        let mine = self.stones[!self.white_to_move() as usize];
         let occupied = self.occupied();
         let mut threats = [0; 8];
         for (threat, &bit) in threats.iter_mut().zip(moves) {
@@ -146,7 +154,7 @@ impl ClassicPosition {
             "a playable cell"
         );
         debug_assert_eq!(threats_after, self.threats_after(cell));
-        let mover = !self.first_to_move() as usize;
+        let mover = !self.white_to_move() as usize;
         let bit = 1u64 << cell.index();
         self.stones[mover] |= bit;
         self.threats[mover] = threats_after.0;
@@ -167,9 +175,9 @@ impl ClassicPosition {
         self.count() == CELLS
     }
 
-    /// Whether the first (`true`) or second player has four in a line.
-    pub fn has_four(&self, first: bool) -> bool {
-        let p = self.stones[!first as usize];
+    /// Whether `colour` has four in a line.
+    pub fn has_four(&self, colour: Colour) -> bool {
+        let p = self.stones[colour.index()];
         [1, STRIDE, STRIDE - 1, STRIDE + 1].iter().any(|&s| {
             let m = p & (p >> s);
             m & (m >> (2 * s)) != 0
@@ -186,7 +194,7 @@ impl ClassicPosition {
     #[inline(always)]
     pub const fn key_after(&self, cell: Cell) -> u64 {
         let bit = 1u64 << cell.index();
-        let first = self.stones[0] | if self.first_to_move() { bit } else { 0 };
+        let first = self.stones[0] | if self.white_to_move() { bit } else { 0 };
         first + (self.occupied() | bit) + BOTTOM
     }
 
@@ -245,8 +253,8 @@ mod tests {
     use crate::ClassicRecord;
 
     /// Four in a line by brute force over the cells, for the shifts to be checked against.
-    fn threats_by_hand(position: &ClassicPosition, first: bool) -> u64 {
-        let own = position.stones(first).0;
+    fn threats_by_hand(position: &ClassicPosition, colour: Colour) -> u64 {
+        let own = position.stones(colour).0;
         let mut threats = 0;
         for c in 0..WIDTH as i32 {
             for r in 0..HEIGHT as i32 {
@@ -285,8 +293,11 @@ mod tests {
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
                 let position = *game.position();
-                for first in [true, false] {
-                    assert_eq!(position.threats(first).0, threats_by_hand(&position, first));
+                for colour in [Colour::White, Colour::Black] {
+                    assert_eq!(
+                        position.threats(colour).0,
+                        threats_by_hand(&position, colour)
+                    );
                 }
                 // The mirror image's key is the key of the mirrored stones.
                 let mut mirror = ClassicRecord::default();
@@ -306,7 +317,7 @@ mod tests {
                     let cell = position.drop_cell(c).unwrap();
                     let next = position.after(cell);
                     assert_eq!(position.key_after(cell), next.key());
-                    let mover = position.first_to_move();
+                    let mover = position.mover();
                     assert_eq!(
                         position.threats_after(cell).0,
                         threats_by_hand(&next, mover)
@@ -326,7 +337,9 @@ mod tests {
                 stones: [line, 0],
                 threats: [0; 2],
             };
-            assert!(position.has_four(true) && line.count_ones() == 4 && line & !BOARD == 0);
+            assert!(
+                position.has_four(Colour::White) && line.count_ones() == 4 && line & !BOARD == 0
+            );
         }
         let unique: std::collections::HashSet<u64> = LINES.iter().copied().collect();
         assert_eq!(unique.len(), 69);

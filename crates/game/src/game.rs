@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::{BitBoard, Cell, ForcedLine, Opening, OrderedMoves};
+use crate::{BitBoard, Cell, Colour, ForcedLine, Opening, OrderedMoves};
 
 /// A position of a game: what the search, the scores and the analysis need of it.
 ///
@@ -19,14 +19,23 @@ pub trait Game: Copy + Send + Sync + 'static {
     /// Cells of the board (even): a win with the winner's `k`-th stone scores
     /// `CELLS / 2 + 1 - k`.
     const CELLS: i32;
-    /// Whether the first player is to move.
-    fn first_to_move(&self) -> bool;
+    /// Whether white, the first player, is to move.
+    fn white_to_move(&self) -> bool;
+    /// The player to move.
+    #[inline(always)]
+    fn mover(&self) -> Colour {
+        if self.white_to_move() {
+            Colour::White
+        } else {
+            Colour::Black
+        }
+    }
     /// Stones on the board.
     fn stone_count(&self) -> i32;
     /// The cells a move can be played on.
     fn playable(&self) -> BitBoard;
-    /// The empty cells that would complete a line of the first (`true`) or second player.
-    fn threats_of(&self, first: bool) -> BitBoard;
+    /// The empty cells that would complete a line of `colour`.
+    fn threats(&self, colour: Colour) -> BitBoard;
     /// The column (0-based, as the notation numbers them: the 3-D game's hex digit, the
     /// classic game's digit minus one) of `cell`.
     fn column_of(cell: Cell) -> u32;
@@ -78,9 +87,8 @@ pub trait Game: Copy + Send + Sync + 'static {
     /// Plays the `i`-th move of `order` (faster than [`Self::after`] where the ordering
     /// found what the move creates).
     fn play_ordered(&mut self, order: &OrderedMoves, i: usize);
-    /// Whether the first (`true`) or second player can no longer make four (`false` says
-    /// nothing).
-    fn cannot_win(&self, first: bool) -> bool;
+    /// Whether `colour` can no longer make four (`false` says nothing).
+    fn cannot_win(&self, colour: Colour) -> bool;
     /// A static proof that the first player cannot win (contract: the first player is to
     /// move); `false` says nothing.
     fn second_player_holds(&self) -> bool;

@@ -40,11 +40,7 @@ pub trait Record:
     fn column_from_char(character: char) -> Option<<Self::Position as Game>::Column>;
     /// The side to move: white (`X`) moves first.
     fn mover(&self) -> Colour {
-        if self.position().first_to_move() {
-            Colour::White
-        } else {
-            Colour::Black
-        }
+        self.position().mover()
     }
     /// The board drawn for the terminal.
     fn board_text(&self) -> String;

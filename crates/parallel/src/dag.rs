@@ -307,7 +307,7 @@ impl<'t, G: Game> Dag<'t, G> {
 
     /// Whether the mover at `id` wants the assumed value (then one child is enough).
     fn is_chooser(&self, id: NodeId) -> bool {
-        let white = self.nodes[id as usize].position.first_to_move();
+        let white = self.nodes[id as usize].position.white_to_move();
         white == self.assumption.value()
     }
 
@@ -350,7 +350,7 @@ impl<'t, G: Game> Dag<'t, G> {
     /// The value of expanded node `id` if its children's proven values decide it (minimax).
     fn settled_value(&self, id: NodeId) -> Option<bool> {
         let node = &self.nodes[id as usize];
-        let mover_wins = node.position.first_to_move();
+        let mover_wins = node.position.white_to_move();
         let mut all_lose = true;
         for &child in &node.children {
             match self.nodes[child as usize].value {
@@ -548,7 +548,7 @@ mod tests {
         )
         .unwrap();
         // The root's mover wants the assumed value: the root is a chooser.
-        let assumption = if root.first_to_move() {
+        let assumption = if root.white_to_move() {
             Assumption::FirstPlayerWins
         } else {
             Assumption::SecondPlayerHolds

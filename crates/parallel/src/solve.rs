@@ -250,7 +250,7 @@ impl<'t, G: Game + Send> Coordinator<'t, G> {
 
     fn progress(&self, shared: &Shared<'t, G>) -> Progress {
         let dag = &shared.dag;
-        let mover_goal = dag.node(0).position.first_to_move();
+        let mover_goal = dag.node(0).position.white_to_move();
         let (queued, speculative) = dag.queued();
         let root_moves = dag
             .root_moves()

@@ -5,7 +5,7 @@
 use std::sync::mpsc;
 use std::time::Duration;
 
-use score4_board::{BitBoard, Cell, GameRecord, Position};
+use score4_board::{BitBoard, Cell, Colour, GameRecord, Position};
 use score4_game::OrderedMoves;
 use score4_parallel::{solve, Config};
 use score4_solver::{Game, Replacement, TranspositionTable};
@@ -21,8 +21,8 @@ impl Game for Fragile {
     const KEY_WIDTH: u32 = <Position as Game>::KEY_WIDTH;
     type Symmetries = <Position as Game>::Symmetries;
 
-    fn first_to_move(&self) -> bool {
-        self.0.first_to_move()
+    fn white_to_move(&self) -> bool {
+        self.0.white_to_move()
     }
     fn stone_count(&self) -> i32 {
         Game::stone_count(&self.0)
@@ -30,8 +30,8 @@ impl Game for Fragile {
     fn playable(&self) -> BitBoard {
         Game::playable(&self.0)
     }
-    fn threats_of(&self, first: bool) -> BitBoard {
-        self.0.threats_of(first)
+    fn threats(&self, colour: Colour) -> BitBoard {
+        Game::threats(&self.0, colour)
     }
     fn column_of(cell: Cell) -> u32 {
         <Position as Game>::column_of(cell)
@@ -64,8 +64,8 @@ impl Game for Fragile {
         );
         Game::play_ordered(&mut self.0, order, i)
     }
-    fn cannot_win(&self, first: bool) -> bool {
-        Game::cannot_win(&self.0, first)
+    fn cannot_win(&self, colour: Colour) -> bool {
+        Game::cannot_win(&self.0, colour)
     }
     fn second_player_holds(&self) -> bool {
         Game::second_player_holds(&self.0)

@@ -242,7 +242,7 @@ fn work<G: Game, S: DepthFirst>(
             if node.children == 0 {
                 break;
             }
-            let white = position.first_to_move();
+            let white = position.white_to_move();
             let chosen = node.child_range().find(|&c| {
                 if white {
                     tree[c].proof == node.proof
@@ -267,7 +267,7 @@ fn work<G: Game, S: DepthFirst>(
             return None; // meaningless
         }
         for &(index, position) in path.iter().rev() {
-            update(tree, index, position.first_to_move());
+            update(tree, index, position.white_to_move());
         }
     }
 }
@@ -276,9 +276,9 @@ fn work<G: Game, S: DepthFirst>(
 /// the search's order; a position the search's head or rules settle is settled instead (a
 /// probe settles those in its first node, so only the root of a tiny budget meets them).
 fn expand<G: Game, S: DepthFirst>(tree: &mut Vec<TreeNode>, index: u32, position: &G) {
-    let white = position.first_to_move();
+    let white = position.white_to_move();
     let playable = position.playable();
-    if !(position.threats_of(white) & playable).is_empty() || playable.is_empty() {
+    if !(position.threats(position.mover()) & playable).is_empty() || playable.is_empty() {
         tree[index as usize].settle(white && !playable.is_empty());
         return;
     }
@@ -304,7 +304,7 @@ fn reveal<G: Game, S: DepthFirst>(
     position: &G,
     settings: BestFirst,
 ) {
-    let white = position.first_to_move();
+    let white = position.white_to_move();
     let node = tree[index as usize];
     let budget = if white {
         settings.black_to_move_budget

@@ -118,11 +118,11 @@ impl ScoreRange {
     }
 
     /// The value of `mode` (as [`Valuation::value`]) for a position whose side to move is
-    /// the first player (`first_to_move`) or the second, once this range decides it.
-    pub fn value(self, mode: Mode, first_to_move: bool) -> Option<i32> {
+    /// white, the first player (`white_to_move`), or black, once this range decides it.
+    pub fn value(self, mode: Mode, white_to_move: bool) -> Option<i32> {
         match mode {
             Mode::FirstWins => {
-                let white = if first_to_move { self } else { self.negated() };
+                let white = if white_to_move { self } else { self.negated() };
                 if white.lower >= 1 {
                     Some(1)
                 } else if white.upper <= 0 {
@@ -188,7 +188,7 @@ pub fn narrow_by_bounds<G: Game>(
     mode: Mode,
     mut ask: impl FnMut(i32) -> Option<i32>,
 ) -> Result<(i32, ScoreRange), ScoreRange> {
-    let mover = position.first_to_move();
+    let mover = position.white_to_move();
     let from_white = |range: ScoreRange| {
         if mover {
             range

@@ -22,7 +22,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
-use score4_game::{BitBoard, Cell, ForcedLine, Game, Opening, OrderedMoves, NO_COLUMN};
+use score4_game::{BitBoard, Cell, Colour, ForcedLine, Game, Opening, OrderedMoves, NO_COLUMN};
 
 use crate::best_first::{BestFirst, DepthFirst, TableKnows};
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
@@ -504,7 +504,7 @@ impl<'t> Solver<'t> {
         node: &Node<'_, G, Q>,
         slot: Slot,
     ) -> ControlFlow<i32> {
-        let forcing_max_stones = if node.position.first_to_move() {
+        let forcing_max_stones = if node.position.white_to_move() {
             FORCING_MAX_STONES_WHITE
         } else {
             FORCING_MAX_STONES_BLACK
@@ -542,7 +542,7 @@ impl<'t> Solver<'t> {
         slots: &mut ChildSlots,
     ) -> ControlFlow<i32> {
         let (position, table) = (node.position, self.table);
-        let own_threats = position.threats_of(position.first_to_move());
+        let own_threats = position.threats(position.mover());
         for cell in moves {
             let column = G::column_of(cell) as usize;
             match position.opening_after(cell) {
@@ -601,7 +601,7 @@ impl<'t> Solver<'t> {
         let (table, order, slots) = (self.table, children.order, children.slots);
         let mut cutoff = Cutoff {
             known_failing: 0,
-            failed: Failing::new::<Q>(node.position.first_to_move()),
+            failed: Failing::new::<Q>(node.position.white_to_move()),
         };
         for i in 0..order.as_slice().len() {
             let column = children.column::<G>(i);
@@ -697,14 +697,14 @@ impl<G: Game, Q: Question> Node<'_, G, Q> {
     /// maximises the score), no for the second (who minimises it).
     #[inline(always)]
     fn reaches_goal(&self, bound: i32) -> bool {
-        (bound >= self.question.threshold()) == self.position.first_to_move()
+        (bound >= self.question.threshold()) == self.position.white_to_move()
     }
 
     /// The bound of a node whose mover wins, for the report's question: 1 at a node of the
     /// first player, 0 at one of the second.
     #[inline(always)]
     fn mover_wins(&self) -> i32 {
-        self.position.first_to_move() as i32
+        self.position.white_to_move() as i32
     }
 }
 
@@ -847,7 +847,7 @@ impl DepthFirst for Solver<'_> {
             return TableKnows::OpenMoves(1);
         };
         let symmetries = position.transposing_symmetries();
-        let white = position.first_to_move();
+        let white = position.white_to_move();
         let mut open = 0;
         for &cell in order.as_slice() {
             let child = position.after(Cell::from_index(cell));
@@ -1058,7 +1058,8 @@ fn settled<Q: Question>(threshold: i32, answer: bool, bound: i32) -> Head {
 fn examine_moves<G: Game, Q: Question>(position: &G, question: Q) -> Head {
     let threshold = question.threshold();
     let settle = |answer: bool, bound: i32| settled::<Q>(threshold, answer, bound);
-    let white_to_move = position.first_to_move();
+    let mover = position.mover();
+    let white_to_move = mover == Colour::White;
     // Scores: a win with the winner's k-th stone scores half + 1 - k.
     let half = G::CELLS / 2;
     // The first player's score from the mover's.
@@ -1085,13 +1086,13 @@ fn examine_moves<G: Game, Q: Question>(position: &G, question: Q) -> Head {
 
     let playable = position.playable();
     // The mover has an opening: it wins at once.
-    if !(position.threats_of(white_to_move) & playable).is_empty() {
+    if !(position.threats(mover) & playable).is_empty() {
         return settle(reached_if_won, score_if_won);
     }
     if playable.is_empty() {
         return settle(0 >= threshold, 0); // full board, no four: a draw
     }
-    let their_threats = position.threats_of(!white_to_move);
+    let their_threats = position.threats(mover.other());
     let their_openings = their_threats & playable;
     let moves = if !their_openings.is_empty() {
         // Two openings cannot both be blocked; one must be, and blocking it loses if the
@@ -1131,10 +1132,10 @@ fn examine_moves<G: Game, Q: Question>(position: &G, question: Q) -> Head {
     }
     // A player with no line left cannot win: the first player's score is at most 0, or for
     // the second player at least 0.
-    if threshold >= 1 && position.cannot_win(true) {
+    if threshold >= 1 && position.cannot_win(Colour::White) {
         return settle(false, 0);
     }
-    if threshold <= 0 && position.cannot_win(false) {
+    if threshold <= 0 && position.cannot_win(Colour::Black) {
         return settle(true, 0);
     }
     Head::Moves(moves, None)
@@ -1151,7 +1152,7 @@ fn examine_rules<G: Game, Q: Question>(
 ) -> Head {
     let threshold = question.threshold();
     let settle = |answer: bool, bound: i32| settled::<Q>(threshold, answer, bound);
-    let white_to_move = position.first_to_move();
+    let white_to_move = position.white_to_move();
     // The static rules of `score4_board::rules`, at this node or after one move of the mover: black
     // holding bounds the score by 0 from above, white's zugzwang by 1 from below.
     let (holds_decides, zugzwang_decides) = (threshold >= 1, threshold <= 1);
