@@ -48,17 +48,17 @@ use score4_game::{ForcedLine, Opening, OrderedMoves};
 /// Points for a line free of opponent stones holding 0, 1 or 2 stones of the mover.
 const LINE_POINTS: [u32; 3] = [1, 10, 100];
 /// Points for each opening of the mover after the move: a tie-break only (module
-/// documentation). Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
+/// documentation). Tuned on the committed sets: docs/TUNING.md, "The ordering's constants".
 const OPENING_POINTS: u32 = 10;
 /// Points for each line through the cell above a move on which the opponent could *not*
 /// create a threat by playing there (so a move gives up 3 points per threat it lets the
 /// opponent create on top of it). 3: between the best on d28 (2) and on d30 and d32 (5).
-/// Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
+/// Tuned on the committed sets: docs/TUNING.md, "The ordering's constants".
 const TOP_THREAT_POINTS: u32 = 3;
 /// Points a white move gets for each playable cell right below one of white's threats after
 /// it (a column black may not play in: black's choice shrinks, and with it the tree of a
 /// white win). 5, with [`BARRED_POINTS_BLACK`] 15: the fewest nodes over the four sets
-/// together. Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
+/// together. Tuned on the committed sets: docs/TUNING.md, "The ordering's constants".
 const BARRED_POINTS_WHITE: u32 = 5;
 /// Points a black move gets for each playable cell right below one of black's threats after
 /// it (white may not play there); see [`BARRED_POINTS_WHITE`].
@@ -67,7 +67,7 @@ const BARRED_POINTS_BLACK: u32 = 15;
 /// move (the playable cells it is not barred from), on top of the barred cells' points: a
 /// subtree shrinks faster than the count of barred cells says when few moves remain. 10 below
 /// 7: the fewest nodes over the four sets together. Tuned on the committed sets:
-/// docs/PERFORMANCE.md, "Move ordering and forcing".
+/// docs/TUNING.md, "The ordering's constants".
 const FEW_MOVES_POINTS: u32 = 10;
 /// See [`FEW_MOVES_POINTS`].
 const FEW_MOVES_BELOW: u32 = 7;
@@ -276,14 +276,14 @@ fn threats_on_top(position: &Position, cell: Cell) -> u32 {
 
 /// Points for each of white's 76 lines *not* left alive by black's follow-up strategy after a
 /// black move (`rules::follow_up_gap`); black's moves only. 6: fewer nodes than 3 or 10.
-/// Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
+/// Tuned on the committed sets: docs/TUNING.md, "The ordering's constants".
 const GAP_POINTS: u32 = 6;
 
 /// Points for each black line fewer than [`WHITE_GAP_CAP`] that white's zugzwang strategy
 /// leaves alive after a white move (`rules::zugzwang_gap`); white's moves only. Only moves
 /// that nearly prove the win score: points for every line not alive (as for black) cost nodes.
 /// 12 below 4: fewer nodes than 8 on all four sets and than 16 on three. Tuned on the
-/// committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
+/// committed sets: docs/TUNING.md, "The ordering's constants".
 const WHITE_GAP_POINTS: u32 = 12;
 /// See [`WHITE_GAP_POINTS`].
 const WHITE_GAP_CAP: u32 = 4;
@@ -291,7 +291,7 @@ const WHITE_GAP_CAP: u32 = 4;
 /// Points for a black move in the column of white's move before it (on top of it: the answer
 /// of black's follow-up strategy, or a block of what white's stone started there), on top of
 /// the gap points. 4: the fewest nodes of 2 to 20 on d28; the same points for white cost nodes.
-/// Tuned on the committed sets: docs/PERFORMANCE.md, "Move ordering and forcing".
+/// Tuned on the committed sets: docs/TUNING.md, "The ordering's constants".
 const FOLLOW_UP_POINTS: u32 = 4;
 
 /// `moves` sorted by [`move_score`], best first; equal scores keep increasing cell order.

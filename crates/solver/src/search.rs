@@ -864,16 +864,16 @@ impl DepthFirst for Solver<'_> {
 
 /// White nodes with at most this many stones look for a forced win first
 /// ([`score4_board::forcing`]); deeper, most looks fail and cost more than the rare win saves.
-/// Tuned on the committed sets: docs/PERFORMANCE.md, "The forcing look's reach".
+/// Tuned on the committed sets: docs/TUNING.md, "The forcing look's reach".
 const FORCING_MAX_STONES_WHITE: i32 = 36;
 
 /// Black nodes with at most this many stones look for a chain of forcing threats that wins or
 /// ends in black's follow-up ([`score4_board::forcing`]). Tuned on the committed sets:
-/// docs/PERFORMANCE.md, "The forcing look's reach".
+/// docs/TUNING.md, "The forcing look's reach".
 const FORCING_MAX_STONES_BLACK: i32 = 38;
 
 /// The longest chain of the mover's moves [`score4_board::forcing::forcing_win`] tries: longer
-/// chains are rare and dear. Tuned on the committed sets: docs/PERFORMANCE.md, "The forcing
+/// chains are rare and dear. Tuned on the committed sets: docs/TUNING.md, "The forcing
 /// look's reach".
 const FORCING_DEPTH: u32 = 4;
 
