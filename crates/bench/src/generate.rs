@@ -1,4 +1,5 @@
-//! Benchmark positions from random *reasonable* play, the protocol of docs/RULES.md, "The benchmark protocol".
+//! Benchmark positions from random *reasonable* play, the protocol of docs/RULES.md, "The benchmark
+//! protocol".
 //!
 //! At each ply the mover must block a single opening of the opponent (two or more: the game is
 //! discarded), never plays directly below an opponent threat unless nothing else is left (then the

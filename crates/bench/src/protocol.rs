@@ -1,6 +1,6 @@
-//! The benchmark protocol of docs/RULES.md, "The benchmark protocol": for each difficulty (stones already placed), a fresh
-//! table, the clock started before the table is set up, the positions of the committed set
-//! solved in order until all are done or the time limit is reached.
+//! The benchmark protocol of docs/RULES.md, "The benchmark protocol": for each difficulty (stones
+//! already placed), a fresh table, the clock started before the table is set up, the positions of
+//! the committed set solved in order until all are done or the time limit is reached.
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;

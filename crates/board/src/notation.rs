@@ -1,5 +1,5 @@
-//! Move strings (`0FC3484B7`): one hex digit per move naming the column, whitespace ignored;
-//! and [`GameRecord`], a position together with the moves that reached it and whether the game is over.
+//! Move strings (`0FC3484B7`): one hex digit per move naming the column, whitespace ignored; and
+//! [`GameRecord`], a position together with the moves that reached it and whether the game is over.
 
 use core::fmt;
 use core::str::FromStr;

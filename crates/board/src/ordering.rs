@@ -300,12 +300,13 @@ pub fn order_moves(position: &Position, moves: BitBoard) -> OrderedMoves {
     order_scored(position, moves, |_| 0)
 }
 
-/// [`order_moves`] with points for how close each move brings the mover to a static proof:
-/// `gaps` holds, by column, how many of the opponent's lines the mover's strategy leaves
-/// alive after the move (`rules::follow_up_gap` for black, `rules::zugzwang_gap` for white).
-/// Black gets `GAP_POINTS` (6) for each line not left alive, and `FOLLOW_UP_POINTS` (4) for a
-/// move in `last_column`, the column of white's move that led here ([`NO_COLUMN`](score4_game::NO_COLUMN) at a root);
-/// white gets `WHITE_GAP_POINTS` (12) for each line fewer than `WHITE_GAP_CAP` (4) left alive.
+/// [`order_moves`] with points for how close each move brings the mover to a static proof: `gaps`
+/// holds, by column, how many of the opponent's lines the mover's strategy leaves alive after the
+/// move (`rules::follow_up_gap` for black, `rules::zugzwang_gap` for white). Black gets
+/// `GAP_POINTS` (6) for each line not left alive, and `FOLLOW_UP_POINTS` (4) for a move in
+/// `last_column`, the column of white's move that led here ([`NO_COLUMN`](score4_game::NO_COLUMN)
+/// at a root); white gets `WHITE_GAP_POINTS` (12) for each line fewer than `WHITE_GAP_CAP` (4) left
+/// alive.
 #[inline(always)]
 pub fn order_moves_by_gaps(
     position: &Position,

@@ -2,8 +2,9 @@
 //! matter, bad input gives the documented `NotationError` with the right move number and never
 //! panics, and playing on copies leaves the original untouched.
 //!
-//! The reference for what a string means is [`referee`], a from-scratch implementation of the
-//! rules of docs/RULES.md (the game, cells and columns, move strings) on raw `u64`s (its own digit parsing, column heights and line scan).
+//! The reference for what a string means is [`referee`], a from-scratch implementation of the rules
+//! of docs/RULES.md (the game, cells and columns, move strings) on raw `u64`s (its own digit
+//! parsing, column heights and line scan).
 
 mod common;
 
@@ -222,7 +223,8 @@ proptest! {
         prop_assert_eq!(text.parse::<GameRecord>(), Ok(game));
     }
 
-    /// Guards docs/RULES.md, "Move strings and position files": whitespace anywhere and lower-case digits do not change the game.
+    /// Guards docs/RULES.md, "Move strings and position files": whitespace anywhere and lower-case
+    /// digits do not change the game.
     #[test]
     fn whitespace_and_case_do_not_change_the_parse(
         game in legal_games(),
@@ -235,8 +237,8 @@ proptest! {
     }
 
     /// Guards the parser against the rules: on strings that hit full columns, finished games and
-    /// bad characters, `GameRecord`'s result (stones, moves, outcome, or the error with its move number)
-    /// is the referee's.
+    /// bad characters, `GameRecord`'s result (stones, moves, outcome, or the error with its move
+    /// number) is the referee's.
     #[test]
     fn parsing_agrees_with_the_referee(text in move_strings()) {
         let expected = referee(&text);
@@ -345,7 +347,8 @@ proptest! {
     }
 }
 
-/// Guards each error variant on a hand-written example (docs/RULES.md, "Move strings and position files").
+/// Guards each error variant on a hand-written example (docs/RULES.md, "Move strings and position
+/// files").
 #[test]
 fn each_bad_input_gives_its_documented_error() {
     let column = |c: u8| Column::new(c).unwrap();

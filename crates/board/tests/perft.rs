@@ -1,4 +1,5 @@
-//! perft: the number of move sequences of `n` plies from the empty board, against docs/RULES.md, "Counts to test against".
+//! perft: the number of move sequences of `n` plies from the empty board, against docs/RULES.md,
+//! "Counts to test against".
 //!
 //! A game stops at the first four: a winning move is counted at its own ply but not expanded.
 //! These counts exercise `playable`, `play`/`after` and the incremental threats behind `wins_with`
@@ -6,7 +7,8 @@
 
 use score4_board::{GameRecord, Position};
 
-/// `(plies, move sequences, of which the last move wins)` from docs/RULES.md, "Counts to test against".
+/// `(plies, move sequences, of which the last move wins)` from docs/RULES.md, "Counts to test
+/// against".
 const PERFT: [(u32, u64, u64); 8] = [
     (1, 16, 0),
     (2, 256, 0),
@@ -40,8 +42,8 @@ fn perft(position: &Position, depth: u32) -> (u64, u64) {
     totals
 }
 
-/// A slow perft through the public game record (`GameRecord::play` on clones, one column at a time),
-/// sharing no code with [`perft`] but the board itself.
+/// A slow perft through the public game record (`GameRecord::play` on clones, one column at a
+/// time), sharing no code with [`perft`] but the board itself.
 fn perft_by_game(game: &GameRecord, depth: u32) -> (u64, u64) {
     let mut totals = (0, 0);
     for column in score4_board::Column::all() {
@@ -74,7 +76,8 @@ fn check_perft(plies: u32) {
     );
 }
 
-/// Guards move generation and gravity: perft(1..=6) equal docs/RULES.md, "Counts to test against" (no win is possible yet).
+/// Guards move generation and gravity: perft(1..=6) equal docs/RULES.md, "Counts to test against"
+/// (no win is possible yet).
 #[test]
 fn perft_up_to_six_plies_matches_the_design_table() {
     for plies in 1..=6 {
@@ -82,7 +85,8 @@ fn perft_up_to_six_plies_matches_the_design_table() {
     }
 }
 
-/// Guards the fast perft itself: it agrees with a naive count through `GameRecord::play` up to 4 plies.
+/// Guards the fast perft itself: it agrees with a naive count through `GameRecord::play` up to 4
+/// plies.
 #[test]
 fn fast_perft_agrees_with_a_naive_count_through_game() {
     for plies in 1..=4 {

@@ -1,6 +1,6 @@
 //! Distinct positions after `n` plies and their classes under the 8 symmetries, against
-//! docs/RULES.md, "Counts to test against"; the canonical key against a recomputation from scratch; and the compact key's
-//! injectivity on every position of the first six plies.
+//! docs/RULES.md, "Counts to test against"; the canonical key against a recomputation from scratch;
+//! and the compact key's injectivity on every position of the first six plies.
 
 mod common;
 
@@ -39,10 +39,10 @@ fn distinct_and_canonical_positions_up_to_six_plies_match_the_design_table() {
     check_counts(six_plies(), 6);
 }
 
-/// Guards `Position::canonical_key` (`key::least_image_key`) against a recomputation that shares none of its code:
-/// for every position of plies 1..=6, the canonical key is the least `compact_key` of the 8 images
-/// made with `Symmetry::apply`; and the number of orbits, found from the least image's *stones*
-/// (no key involved), is the number of canonical keys.
+/// Guards `Position::canonical_key` (`key::least_image_key`) against a recomputation that shares
+/// none of its code: for every position of plies 1..=6, the canonical key is the least
+/// `compact_key` of the 8 images made with `Symmetry::apply`; and the number of orbits, found from
+/// the least image's *stones* (no key involved), is the number of canonical keys.
 #[test]
 fn canonical_key_is_the_least_image_key_and_counts_the_orbits() {
     let layers = six_plies();
@@ -139,7 +139,8 @@ fn compact_keys_of_random_deep_positions_are_injective() {
 }
 
 /// Guards the counts of ply 7, the first with won positions: 5,869,840 distinct positions, 19,040
-/// of them won, 736,407 up to symmetry (docs/RULES.md, "Counts to test against"). About 10 s and 0.5 GB optimised.
+/// of them won, 736,407 up to symmetry (docs/RULES.md, "Counts to test against"). About 10 s and
+/// 0.5 GB optimised.
 #[test]
 #[ignore = "5.9 million positions; run with --include-ignored in the optimised test profile"]
 fn distinct_and_canonical_positions_at_seven_plies_match_the_design_table() {

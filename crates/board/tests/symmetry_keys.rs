@@ -1,9 +1,9 @@
 //! What `Position::play` keeps up to date, checked after every move of many seeded random games
 //! against definitions computed from scratch: threats, openings, live lines, the lines through each
-//! empty cell holding 0, 1 or 2 of a player's stones, the threats a move creates, wins, the 8 symmetric
-//! keys, the keys within each group of symmetries (the canonical key among them), the table keys
-//! (injective, the children of a node on one page), the transposing symmetries, and the compact
-//! and table keys' decoding.
+//! empty cell holding 0, 1 or 2 of a player's stones, the threats a move creates, wins, the 8
+//! symmetric keys, the keys within each group of symmetries (the canonical key among them), the
+//! table keys (injective, the children of a node on one page), the transposing symmetries, and the
+//! compact and table keys' decoding.
 
 mod common;
 

@@ -49,7 +49,8 @@ enum Command {
     /// Positions are move strings such as 0FC3484B7, given as arguments, or one per line
     /// (`MOVES [anything]`, the first word is the moves) from --file or standard input.
     Solve(SolveArgs),
-    /// Benchmark by the report's protocol (docs/RULES.md, "The benchmark protocol") on the committed sets.
+    /// Benchmark by the report's protocol (docs/RULES.md, "The benchmark protocol") on the
+    /// committed sets.
     ///
     /// For each difficulty (stones placed): a fresh table, the clock started before its set-up,
     /// the first --positions positions of bench/positions/dDD.txt solved in order until done or
@@ -73,7 +74,8 @@ enum Command {
         /// The moves that reach the position, e.g. 0FC3484B7.
         moves: String,
     },
-    /// Generate positions by random reasonable play (docs/RULES.md, "The benchmark protocol"), one per line.
+    /// Generate positions by random reasonable play (docs/RULES.md, "The benchmark protocol"), one
+    /// per line.
     Gen {
         /// Stones on the board in every position.
         #[arg(long, value_parser = clap::value_parser!(u32).range(0..=63))]
@@ -95,7 +97,8 @@ pub struct SolveArgs {
     /// Read positions from this file, one per line.
     #[arg(long, short, conflicts_with = "positions")]
     file: Option<PathBuf>,
-    /// One JSON object per position and line (docs/RULES.md, "The JSON line"), the summary on standard error.
+    /// One JSON object per position and line (docs/RULES.md, "The JSON line"), the summary on
+    /// standard error.
     #[arg(long)]
     json: bool,
     /// What to find: first-wins (does the first player win? the report's question), wdl (win,

@@ -2,9 +2,9 @@
 //! search of the analysis where no proof is in reach.
 //!
 //! Both games count, for each player, the lines still open to it by the stones it has in them, and
-//! its threats — twice for a threat on a row of its parity (odd rows counting from 1 for white,
-//! the first player; even rows for black; a row of the 3-D board is a layer), Allis's insight that a threat on the right
-//! parity usually wins the zugzwang at the end.
+//! its threats — twice for a threat on a row of its parity (odd rows counting from 1 for white, the
+//! first player; even rows for black; a row of the 3-D board is a layer), Allis's insight that a
+//! threat on the right parity usually wins the zugzwang at the end.
 
 /// Points for an open line holding 0, 1 or 2 of the player's stones (3 is a threat).
 const LINE_POINTS: [i32; 3] = [1, 4, 16];

@@ -92,13 +92,13 @@ pub trait Game: Copy + Send + Sync + 'static {
     /// A static proof that the first player cannot win (contract: the first player is to
     /// move); `false` says nothing.
     fn second_player_holds(&self) -> bool;
-    /// Whether the mover reaches its goal (the first player a win, the second a win or a draw)
-    /// by a chain of at most `depth` moves that each create an opening the other must block
-    /// (the 3-D game's forcing chains), counting the positions the chains play in `visited`. Contract:
-    /// neither player has an opening, and no single move reaches the mover's goal: none wins
-    /// by force ([`Self::wins_by_force`]) and none leaves the mover's rule proven (the gaps
-    /// after each move are not 0); the search tests both first, so the chains' first moves are
-    /// not tested for them again. `false` says nothing; the classic game does not look.
+    /// Whether the mover reaches its goal (the first player a win, the second a win or a draw) by a
+    /// chain of at most `depth` moves that each create an opening the other must block (the 3-D
+    /// game's forcing chains), counting the positions the chains play in `visited`. Contract:
+    /// neither player has an opening, and no single move reaches the mover's goal: none wins by
+    /// force ([`Self::wins_by_force`]) and none leaves the mover's rule proven (the gaps after each
+    /// move are not 0); the search tests both first, so the chains' first moves are not tested for
+    /// them again. `false` says nothing; the classic game does not look.
     #[inline(always)]
     fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {
         let _ = (depth, visited);

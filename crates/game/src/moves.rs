@@ -3,8 +3,8 @@
 
 use crate::{BitBoard, Cell};
 
-/// Moves in the order to search them, best first, with what scoring them found; a fixed-size list, no
-/// allocation.
+/// Moves in the order to search them, best first, with what scoring them found; a fixed-size list,
+/// no allocation.
 pub struct OrderedMoves {
     cells: [u8; 16],
     created: [u64; 16],

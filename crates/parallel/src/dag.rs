@@ -1,12 +1,12 @@
 //! The job-level tree: a DAG of canonical positions from the root down to the cutoff depth.
 //!
-//! Every node is a position up to the symmetries that can matter below the root (two move
-//! orders, or two images under those symmetries, that reach the same position share one node;
-//! [`score4_solver::Game::transposing_symmetries`]). A node is *open* until its value is proven; an open node
-//! above the cutoff is *expanded* (its children are the moves [`examine_at_least`] leaves, best first),
-//! an open node at the cutoff is a *task* for a sequential solver. A task can be *split*: its
-//! node is expanded although it lies at the cutoff, and its children become tasks — the cutoff
-//! deepens there, where a task holds everyone up, and nowhere else.
+//! Every node is a position up to the symmetries that can matter below the root (two move orders,
+//! or two images under those symmetries, that reach the same position share one node;
+//! [`score4_solver::Game::transposing_symmetries`]). A node is *open* until its value is proven; an
+//! open node above the cutoff is *expanded* (its children are the moves [`examine_at_least`]
+//! leaves, best first), an open node at the cutoff is a *task* for a sequential solver. A task can
+//! be *split*: its node is expanded although it lies at the cutoff, and its children become tasks —
+//! the cutoff deepens there, where a task holds everyone up, and nowhere else.
 //!
 //! **Virtual values.** Every open task is assumed to have the value [`Assumption`] names (the
 //! report's virtual win, or virtual loss). Under that assumption every open node has that
@@ -515,8 +515,8 @@ impl<'t, G: Game> Dag<'t, G> {
         }
     }
 
-    /// The workers whose running task is no longer needed nor speculative (proven, expanded by a deeper
-    /// cutoff, or cut off from the root), as of the last walk.
+    /// The workers whose running task is no longer needed nor speculative (proven, expanded by a
+    /// deeper cutoff, or cut off from the root), as of the last walk.
     pub fn unneeded_running(&self, running: &[Option<NodeId>]) -> Vec<usize> {
         running
             .iter()

@@ -1,14 +1,13 @@
 //! Win/draw/loss and exact scores, asked of the threshold search ([`Solver::score_at_least`])
 //! one question at a time, like Pons's null-window searches.
 //!
-//! An exact score (docs/RULES.md, "Values") is `33 - k` (in the classic game `22 - k`) for a win with the
-//! winner's `k`-th stone, 0 for a draw, and the negative of the opponent's win score for a
+//! An exact score (docs/RULES.md, "Values") is `33 - k` (in the classic game `22 - k`) for a win
+//! with the winner's `k`-th stone, 0 for a draw, and the negative of the opponent's win score for a
 //! loss. Each question "is the first player's score at least `t`?" narrows the range of scores
-//! still possible, by the bound the search proved (often beyond `t`). For win/draw/loss: first
-//! `t = 1` (the report's question), then `t = 0` if that did not settle it. For the exact
-//! score: after Pons, the middle of what is left moved towards the end farther from 0 (see
-//! `exact_threshold`). The table holds a bound per position, so every question reuses what the
-//! earlier ones proved.
+//! still possible, by the bound the search proved (often beyond `t`). For win/draw/loss: first `t =
+//! 1` (the report's question), then `t = 0` if that did not settle it. For the exact score: after
+//! Pons, the middle of what is left moved towards the end farther from 0 (see `exact_threshold`).
+//! The table holds a bound per position, so every question reuses what the earlier ones proved.
 
 use std::fmt;
 use std::str::FromStr;

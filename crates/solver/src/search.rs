@@ -205,8 +205,8 @@ impl<'t> Solver<'t> {
         solution
     }
 
-    /// [`Self::solve`], unless the monitor's stop flag ([`Self::with_monitor`]) is raised or the deadline
-    /// passes first: then `None`, and the table holds only values proven before that.
+    /// [`Self::solve`], unless the monitor's stop flag ([`Self::with_monitor`]) is raised or the
+    /// deadline passes first: then `None`, and the table holds only values proven before that.
     pub fn try_solve<G: Game>(&mut self, position: &G) -> Option<Solution> {
         self.attempt(|solver| solver.solve(position))
     }
@@ -273,9 +273,9 @@ impl<'t> Solver<'t> {
         ) >= 1
     }
 
-    /// Whether the first player's exact score (docs/RULES.md, "Values": a win with the winner's `k`-th stone
-    /// scores `33 - k`, for the first player positive, for the second negative) is at least
-    /// `threshold`. `first_player_wins` is the question at threshold 1.
+    /// Whether the first player's exact score (docs/RULES.md, "Values": a win with the winner's
+    /// `k`-th stone scores `33 - k`, for the first player positive, for the second negative) is at
+    /// least `threshold`. `first_player_wins` is the question at threshold 1.
     ///
     /// Contract: nobody has four in a line, and the table's format is
     /// [`Format::Bounds`](crate::table::Format::Bounds).
@@ -312,16 +312,15 @@ impl<'t> Solver<'t> {
         );
     }
 
-    /// The search of every question: a bound on the first player's score that answers
-    /// "is it at least `question.threshold()`?" — at or above the threshold a lower bound (yes),
-    /// below it an upper bound (no); for the report's question 1 or 0. Fail-soft: the bound is
-    /// what the search proved, often beyond the threshold, so the narrowing of exact scores
-    /// can skip questions. The table is keyed with `symmetries`, the root's
-    /// [`Game::transposing_symmetries`]. `slot` is the position's table slot if the caller computed it;
-    /// `rule_failed` says the caller already tried the static rule of this node's mover's
-    /// opponent on it (after its move) and it did not apply, so it is not tried again.
-    /// `last_column` is the column of the move that led here ([`NO_COLUMN`] at the root), for
-    /// the ordering.
+    /// The search of every question: a bound on the first player's score that answers "is it at
+    /// least `question.threshold()`?" — at or above the threshold a lower bound (yes), below it an
+    /// upper bound (no); for the report's question 1 or 0. Fail-soft: the bound is what the search
+    /// proved, often beyond the threshold, so the narrowing of exact scores can skip questions. The
+    /// table is keyed with `symmetries`, the root's [`Game::transposing_symmetries`]. `slot` is the
+    /// position's table slot if the caller computed it; `rule_failed` says the caller already tried
+    /// the static rule of this node's mover's opponent on it (after its move) and it did not apply,
+    /// so it is not tried again. `last_column` is the column of the move that led here
+    /// ([`NO_COLUMN`] at the root), for the ordering.
     ///
     /// The steps of a node, each of which may settle it: the count of the node
     /// ([`Self::enter_node`]); the decisive situations ([`examine_moves`]); a node with a
@@ -1004,8 +1003,8 @@ impl Head {
     }
 }
 
-/// The decisive situations (docs/RULES.md) and the static rules of [`score4_board::rules`], read off
-/// the bitboards: either the position's value, or the moves a search must try.
+/// The decisive situations (docs/RULES.md) and the static rules of [`score4_board::rules`], read
+/// off the bitboards: either the position's value, or the moves a search must try.
 ///
 /// This is the head of every node of [`Solver`]; the parallel solver uses it to build its
 /// tree with the same moves and the same proofs.

@@ -23,21 +23,21 @@
 //!   node's children from one block (16 KiB in a 1 GiB table) instead of sixteen places spread
 //!   over the whole table: on this hardware every read of a large table far from the last ones
 //!   costs an address translation (docs/PERFORMANCE.md, "The table and the cutoff").
-//! - Within its block a key sits in bucket `low mod S`, and an entry stores `low mod 2^k` with
-//!   `S · 2^k ≥ 2^64`. The bucket gives the page (which block) and `low mod S`; since `S` is
-//!   odd, `(low mod S, low mod 2^k)` determines `low mod (S · 2^k) = low`: **a hit is always the
-//!   same position** (up to symmetry), never a look-alike. Keys of at most 64 bits (the classic
-//!   game's 49) have one page: the table is then one block of `S` buckets, the plain layout of docs/RULES.md.
+//! - Within its block a key sits in bucket `low mod S`, and an entry stores `low mod 2^k` with `S ·
+//!   2^k ≥ 2^64`. The bucket gives the page (which block) and `low mod S`; since `S` is odd, `(low
+//!   mod S, low mod 2^k)` determines `low mod (S · 2^k) = low`: **a hit is always the same
+//!   position** (up to symmetry), never a look-alike. Keys of at most 64 bits (the classic game's
+//!   49) have one page: the table is then one block of `S` buckets, the plain layout of
+//!   docs/RULES.md.
 //! - `work` is `1 + ⌊log2(nodes of the subtree)⌋`, capped at 31; an entry of all zeros is empty
 //!   (a stored entry has work ≥ 1).
 //! - [`Format::Binary`] (the report's question): `value` is 1 when the first player wins.
-//! - [`Format::Bounds`] (win/draw/loss and exact scores): one bound on the first player's
-//!   score `v` (docs/RULES.md, "Values"), a lower bound (`v ≥ b`) or an upper bound (`v ≤ b`), coded as
-//!   `1 + 2·(b + 31) + lower` for `b` in `-31..=31` — every score of a position with at least
-//!   two stones lies there, and a bound outside says nothing, so it is not stored. Its work is
-//!   coarser: 1 for a subtree below 32 nodes, 2 below 4096, else 3. Three more payload bits
-//!   mean three fewer key bits, so the smallest table is 8 times larger: 260.5 MiB (NEW,
-//!   BIG) or 521 MiB (TWOBIG).
+//! - [`Format::Bounds`] (win/draw/loss and exact scores): one bound on the first player's score `v`
+//!   (docs/RULES.md, "Values"), a lower bound (`v ≥ b`) or an upper bound (`v ≤ b`), coded as `1 +
+//!   2·(b + 31) + lower` for `b` in `-31..=31` — every score of a position with at least two stones
+//!   lies there, and a bound outside says nothing, so it is not stored. Its work is coarser: 1 for
+//!   a subtree below 32 nodes, 2 below 4096, else 3. Three more payload bits mean three fewer key
+//!   bits, so the smallest table is 8 times larger: 260.5 MiB (NEW, BIG) or 521 MiB (TWOBIG).
 //! - Each entry is read and written with one relaxed atomic 64-bit access, so threads can share
 //!   the table: an entry read is always an entry some thread wrote whole. Races can only lose an
 //!   entry or keep a worse one, never make a wrong hit.

@@ -149,7 +149,8 @@ pub fn layers(depth: usize) -> Layers {
     }
 }
 
-/// docs/RULES.md, "Counts to test against": `(plies, distinct positions, of them won, up to the 8 symmetries)`.
+/// docs/RULES.md, "Counts to test against": `(plies, distinct positions, of them won, up to the 8
+/// symmetries)`.
 pub const DISTINCT_POSITIONS: [(usize, usize, usize, usize); 8] = [
     (1, 16, 0, 3),
     (2, 256, 0, 36),

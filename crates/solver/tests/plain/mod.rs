@@ -2,9 +2,10 @@
 //!
 //! Its own board (a cell array, column heights, and one bit set per player as the table key), its
 //! own list of lines (by coordinates), full negamax with alpha-beta over win/draw/loss, an
-//! exact-key `HashMap` of bounds. Values are win/draw/loss ([`PlainSolver::new`]) or exact
-//! scores ([`PlainSolver::exact`]: a win with the winner's `k`-th stone scores `33 - k`). No symmetry, no decisive-situation rules, no move ordering
-//! beyond column order. It is slow and obviously right, and the fast solver must agree with it.
+//! exact-key `HashMap` of bounds. Values are win/draw/loss ([`PlainSolver::new`]) or exact scores
+//! ([`PlainSolver::exact`]: a win with the winner's `k`-th stone scores `33 - k`). No symmetry, no
+//! decisive-situation rules, no move ordering beyond column order. It is slow and obviously right,
+//! and the fast solver must agree with it.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
