@@ -95,8 +95,8 @@ impl Source {
         self.for_each_parsed(parse_game::<R>, each)
     }
 
-    /// [`Self::for_each`] with positions read by `parse` (for another game's notation).
-    pub fn for_each_parsed<G, E>(
+    /// [`Self::for_each`] with positions read by `parse`.
+    fn for_each_parsed<G, E>(
         self,
         parse: impl Fn(&str) -> Result<G, E>,
         mut each: impl FnMut(Entry<G, E>),
@@ -194,20 +194,19 @@ pub fn finish_run(
 /// A position that could not be read, as a JSON line (docs/RULES.md, "The JSON line").
 #[derive(serde::Serialize)]
 struct JsonError<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    game: Option<&'static str>,
+    game: &'static str,
     position: &'a str,
     line: usize,
     error: String,
 }
 
 /// Reports a position that could not be read: a JSON line on `out` with `json`, else a message
-/// naming `command`, where the position came from and why on standard error. `game` names a
-/// game other than the 3-D one in the JSON line.
+/// naming `command`, where the position came from and why on standard error. `game` is the
+/// game's name in the JSON line, as in the lines of solved positions.
 pub fn report_bad_entry(
     out: &mut impl std::io::Write,
     command: &str,
-    game: Option<&'static str>,
+    game: &'static str,
     json: bool,
     origin: &Origin,
     text: &str,

@@ -103,20 +103,22 @@ pub struct SolveArgs {
     json: bool,
     /// What to find: first-wins (does the first player win? the report's question), wdl (win,
     /// draw or loss for the side to move) or exact (the score for the side to move: a win with
-    /// the winner's k-th stone scores 33 - k, a loss the negative). wdl and exact need a table
-    /// of at least 521 MiB (TWOBIG; 261 MiB for NEW and BIG).
+    /// the winner's k-th stone scores 33 - k, in the classic game 22 - k, a loss the negative).
+    /// wdl and exact need a 3-D table of at least 521 MiB (TWOBIG; 261 MiB for NEW and BIG).
     #[arg(long, default_value = "first-wins", value_parser = parse_mode)]
     mode: Mode,
-    /// Worker threads (default: one per physical core). 1 runs the sequential solver alone;
-    /// more run the job-level parallel solver, which gives the same values.
+    /// Worker threads (default: one per physical core; 1 for the classic game). 1 runs the
+    /// sequential solver alone; more run the job-level parallel solver, which gives the same
+    /// values.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
     /// Memory for the table and the parallel solver's tree together (B, KiB, MiB, GiB or TiB;
-    /// default: three quarters of the available memory). The tree gets an eighth.
+    /// default: three quarters of the available memory; 16 MiB of table for the classic game).
+    /// With several threads the tree gets an eighth.
     #[arg(long, value_parser = size::parse_bytes, conflicts_with = "tt_size")]
     memory: Option<u64>,
-    /// Size of the transposition table, instead of --memory (the tree then gets an eighth of
-    /// this on top).
+    /// Size of the transposition table, instead of --memory (with several threads the tree may
+    /// take an eighth of this on top, and at least 64 MiB).
     #[arg(long, value_parser = size::parse_bytes)]
     tt_size: Option<u64>,
     /// Replacement scheme of the transposition table.
@@ -152,8 +154,8 @@ pub struct SolveArgs {
     #[arg(long)]
     clear_table: bool,
     /// Solve with the depth-first search alone: no best-first driver over the top of the tree
-    /// for positions it does not settle within a million nodes (one thread, first-wins mode,
-    /// 3-D game; the answers are the same, the nodes differ: docs/DECISIONS.md).
+    /// for positions it does not settle within a million nodes (one thread, first-wins mode;
+    /// the answers are the same, the nodes differ: docs/DECISIONS.md).
     #[arg(long)]
     no_best_first: bool,
 }
@@ -252,12 +254,13 @@ pub struct BenchArgs {
     #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
     leaf_area: LeafArea,
     /// Run the sequential solver without the best-first driver over the top of the tree
-    /// (one thread, 3-D game; docs/DECISIONS.md).
+    /// (one thread; the 3-D protocol only, Pons's classic sets are solved in wdl and exact
+    /// modes, where the driver does not run; docs/DECISIONS.md).
     #[arg(long)]
     no_best_first: bool,
     /// Worker threads: 1 runs the sequential solver (the protocol's single core); more run
     /// the parallel solver on each position in turn, with a tree of up to an eighth of
-    /// --tt-size besides the table.
+    /// --tt-size besides the table (the 3-D protocol only; Pons's classic sets run on one).
     #[arg(long, default_value_t = 1, value_parser = parse_threads)]
     threads: usize,
     /// End the sweep at the first difficulty that runs out of time.

@@ -5,13 +5,21 @@
 use std::process::ExitCode;
 
 use score4_bench::pons::{read_set, run_set, PonsSolver, PonsTable, PONS_SETS};
-use score4_engine::Record;
+use score4_bench::BenchError;
+use score4_engine::{Record, Setting};
 
 use crate::{BenchArgs, EXIT_BAD_INPUT};
 
 /// Runs `score4 --game classic bench`.
 pub fn bench(args: BenchArgs) -> ExitCode {
     const COMMAND: &str = "score4 --game classic bench";
+    if args.no_best_first || args.threads != 1 {
+        eprintln!(
+            "{COMMAND}: --no-best-first and --threads are for the 3-D protocol; Pons's sets are \
+             solved on one thread in wdl and exact modes"
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
     let sets: Vec<(&str, &str)> = PONS_SETS
         .iter()
         .copied()
@@ -64,15 +72,17 @@ pub fn bench(args: BenchArgs) -> ExitCode {
                 args.time_limit,
             ) {
                 Ok(row) => row,
+                Err(BenchError::Engine(error)) if error.is_bad_input() => {
+                    let option = match error.setting() {
+                        Setting::LeafArea => "--leaf-area",
+                        Setting::TableSize | Setting::MemoryBudget => "--tt-size",
+                    };
+                    eprintln!("{COMMAND}: {option}: {error}");
+                    return ExitCode::from(EXIT_BAD_INPUT);
+                }
                 Err(error) => {
                     eprintln!("{COMMAND}: {error}");
-                    let code = match &error {
-                        score4_bench::BenchError::Engine(error) if !error.is_bad_input() => {
-                            ExitCode::FAILURE
-                        }
-                        _ => ExitCode::from(EXIT_BAD_INPUT),
-                    };
-                    return code;
+                    return ExitCode::FAILURE;
                 }
             };
             println!(

@@ -6,8 +6,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use score4_engine::{
-    default_memory, physical_cores, Engine, Evaluation, Event, Game, Memory, Mode, Outcome, Record,
-    SearchStats, Setting, Settings, TranspositionTable,
+    default_memory, physical_cores, Colour, Engine, Evaluation, Event, Game, Memory, Mode, Outcome,
+    Record, ScoreRange, SearchStats, Setting, Settings, TranspositionTable,
 };
 
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
@@ -52,8 +52,9 @@ fn is_false(flag: &bool) -> bool {
 enum Row<R> {
     /// A position where the game goes on.
     Search(R),
-    /// The game after a move that made four or filled the board.
-    Ended(R, Outcome),
+    /// The game after a move that made four or filled the board, and the exact score of the
+    /// side to move then.
+    Ended(R, Outcome, i32),
 }
 
 /// The rows for one input position: the position itself, or with `each_move` the position after
@@ -68,23 +69,25 @@ fn rows_for<R: Record>(game: R, each_move: bool) -> Vec<Row<R>> {
             child.play_column(column).ok()?; // a full column: not a legal move
             Some(match child.outcome() {
                 Outcome::Ongoing => Row::Search(child),
-                outcome => Row::Ended(child, outcome),
+                // The mover of `game` won with its next stone: the side to move loses by that.
+                outcome @ Outcome::Won(_) => {
+                    let score = -game.position().score_of_winning_now();
+                    Row::Ended(child, outcome, score)
+                }
+                Outcome::Draw => Row::Ended(child, Outcome::Draw, 0),
             })
         })
         .collect()
 }
 
-/// The value in `mode` of a game of `cells` cells that `outcome` has just ended with `stones`
-/// stones on the board: the side to move has lost if anyone won, and the winner moved last, so
-/// it holds `stones.div_ceil(2)` of them (its `k`-th stone won: a score of `cells / 2 + 1 - k`
-/// for it).
-fn ended_value(mode: Mode, outcome: Outcome, stones: i32, cells: i32) -> i32 {
+/// The value in `mode` of a game that `outcome` has just ended, in which the side to move
+/// scores `score` (the negative of the winner's score, or 0 for a draw).
+fn ended_value(mode: Mode, outcome: Outcome, score: i32) -> i32 {
     match (mode, outcome) {
-        (Mode::FirstWins, Outcome::Won(winner)) => (winner == score4_engine::Colour::White) as i32,
-        (Mode::Wdl, Outcome::Won(_)) => -1,
-        (Mode::Exact, Outcome::Won(_)) => -(cells / 2 + 1 - (stones + 1) / 2),
-        (_, Outcome::Draw) => 0,
-        (_, Outcome::Ongoing) => unreachable!("`rows_for` ends a row only for a finished game"),
+        (Mode::FirstWins, Outcome::Won(winner)) => (winner == Colour::White) as i32,
+        (Mode::FirstWins, _) => 0, // a draw: the first player does not win
+        (Mode::Wdl, _) => score.signum(),
+        (Mode::Exact, _) => score,
     }
 }
 
@@ -221,11 +224,10 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
             Ok(game) => game,
             Err(error) => {
                 totals.bad += 1;
-                let game = (game_name != "3d").then_some(game_name);
                 report_bad_entry(
                     &mut out,
                     &command,
-                    game,
+                    game_name,
                     args.json,
                     &entry.origin,
                     &entry.text,
@@ -246,13 +248,14 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
                     totals.searched += 1;
                     (moves, evaluation, false)
                 }
-                Row::Ended(game, outcome) => {
-                    let stones = game.position().stone_count();
-                    let cells = <R::Position as Game>::CELLS;
+                Row::Ended(game, outcome, score) => {
                     let evaluation = Evaluation {
                         mode,
-                        value: ended_value(mode, outcome, stones, cells),
-                        range: score4_engine::ScoreRange::possible(game.position()),
+                        value: ended_value(mode, outcome, score),
+                        range: ScoreRange {
+                            lower: score,
+                            upper: score,
+                        },
                         stats: SearchStats::default(),
                         seconds: 0.0,
                         parallel: None,

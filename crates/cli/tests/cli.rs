@@ -203,7 +203,7 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
 
 #[test]
 fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
-    let cases: [(&[&str], &str); 16] = [
+    let cases: [(&[&str], &str); 17] = [
         (&["solve", "--tt-size", "1GB", "0"], "unknown size unit"),
         (
             &["solve", "--leaf-area", "sometimes", "0"],
@@ -243,6 +243,10 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
             "cannot read /no/such/file.txt",
         ),
         (&["gen", "--stones", "64"], "64"),
+        (
+            &["--game", "classic", "bench", "--no-best-first"],
+            "--no-best-first and --threads are for the 3-D protocol",
+        ),
         (&["frobnicate"], "unrecognized subcommand"),
     ];
     for (args, message) in cases {

@@ -112,7 +112,9 @@ impl<G: Game> Engine<G> {
     }
 
     /// A handle that stops the evaluation running now, from another thread or a signal
-    /// handler's thread ([`StopHandle::stop`]).
+    /// handler's thread ([`StopHandle::stop`]). One stop serves the engine: a stop raised while
+    /// no evaluation runs ends the next one at once, and evaluations running at the same time
+    /// on one engine stop together.
     pub fn stop_handle(&self) -> StopHandle {
         StopHandle(Arc::clone(&self.stop))
     }
@@ -241,12 +243,18 @@ impl<G: Game> Engine<G> {
     ///
     /// Contract: the settings' mode is wdl or exact (a table of bounds); the game goes on.
     pub fn analyze(&self, position: &G, time: Duration) -> Analysis<G::Column> {
+        assert_ne!(
+            self.mode(),
+            Mode::FirstWins,
+            "analysis needs a table of bounds"
+        );
         score4_analysis::analyze(position, &self.table, time)
     }
 
     /// A player that chooses its moves on this engine's table within `time` per move
     /// ([`score4_analysis::Player`]). Contract: as [`Self::analyze`].
     pub fn player(&self, time: Duration) -> Player<'_> {
+        assert_ne!(self.mode(), Mode::FirstWins, "play needs a table of bounds");
         Player::new(&self.table, time)
     }
 

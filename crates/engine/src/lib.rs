@@ -3,7 +3,7 @@
 //! The one entry point for "evaluate this position, of either game, in this mode, with these
 //! threads and this memory, and tell me how it goes": the command line, and every capability
 //! built above it (a store of proofs, certificates, a cluster driver, a server), call this
-//! crate and nothing below it.
+//! crate and, below it, only the games' crates (to read and print positions).
 //!
 //! - [`Settings`] and [`Memory`]: the mode (first-wins, win/draw/loss, exact), threads, a memory
 //!   budget or a table size, and the solvers' options;
@@ -12,7 +12,7 @@
 //!   solver with more — reporting [`Event`]s and obeying a [`StopHandle`]; it also analyses
 //!   positions and plays ([`Engine::analyze`], [`Engine::player`]);
 //! - [`Evaluation`] / [`Interrupted`]: one result type for both solvers;
-//! - [`resources`]: what the machine offers (physical cores, available memory).
+//! - what the machine offers: [`physical_cores`], [`available_memory`], [`default_memory`].
 //!
 //! It is generic over [`Game`] and knows no concrete game. It depends on the
 //! search crates (`score4-solver`, `score4-parallel`, `score4-analysis`) and the games'
@@ -22,13 +22,13 @@
 mod engine;
 mod error;
 mod evaluation;
-pub mod resources;
+mod resources;
 mod settings;
 
 pub use engine::{Engine, StopHandle};
 pub use error::EngineError;
 pub use evaluation::{Evaluation, Event, Interrupted, ParallelCounts};
-pub use resources::{default_memory, physical_cores, split_memory};
+pub use resources::{available_memory, default_memory, physical_cores, split_memory};
 pub use settings::{Memory, Setting, Settings, MIN_TREE_BYTES};
 
 // The vocabulary a front-end needs, so that it names nothing below this crate.

@@ -58,6 +58,7 @@ fn one_thread_and_two_agree_in_every_mode_for_both_games() {
     let cube = three_d(include_str!("../../../bench/positions/d36.txt"), 30);
     let pons = classic();
     let pons_positions: Vec<ClassicPosition> = pons.iter().map(|(p, _)| *p).collect();
+    assert!(pons.iter().any(|(_, score)| *score > 0) && pons.iter().any(|(_, score)| *score < 0));
     for mode in [Mode::FirstWins, Mode::Wdl, Mode::Exact] {
         let (one, none) = values(&cube, mode, 1, 600 << 20);
         let (two, some) = values(&cube, mode, 2, 600 << 20);
@@ -67,13 +68,18 @@ fn one_thread_and_two_agree_in_every_mode_for_both_games() {
         let (one, _) = values(&pons_positions, mode, 1, 16 << 20);
         let (two, _) = values(&pons_positions, mode, 2, 16 << 20);
         assert_eq!(one, two, "classic, {mode}");
-        for ((_, published), value) in pons.iter().zip(&one) {
+        for ((position, published), value) in pons.iter().zip(&one) {
             let expected = match mode {
                 Mode::Exact => *published,
                 Mode::Wdl => published.signum(),
-                // Pons's scores are for the side to move; first-wins asks about the first
-                // player, so it is checked by agreement alone.
-                Mode::FirstWins => *value,
+                // Pons's scores are for the side to move; first-wins asks whether the first
+                // player (white) wins.
+                Mode::FirstWins => {
+                    let mover_wins = *published > 0;
+                    let opponent_wins = *published < 0;
+                    (mover_wins && position.white_to_move()
+                        || opponent_wins && !position.white_to_move()) as i32
+                }
             };
             assert_eq!(*value, expected, "classic, {mode}");
         }

@@ -490,7 +490,8 @@ impl<'t> Solver<'t> {
 
     /// High in the tree (at most [`FORCING_MAX_STONES_WHITE`] stones at a node of the first
     /// player, [`FORCING_MAX_STONES_BLACK`] at one of the second), for the report's question,
-    /// a short chain of forcing threats that reaches the mover's goal ([`crate::forcing`]),
+    /// a short chain of forcing threats that reaches the mover's goal
+    /// ([`score4_board::forcing`]),
     /// before the ordering's choice; the chains' positions count as nodes. Breaks with the
     /// mover's win, stored at `slot` with those positions as its subtree. For scores such a
     /// chain bounds nothing beyond the report's question, and nothing is tried.
