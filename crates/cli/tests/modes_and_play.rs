@@ -363,23 +363,17 @@ fn the_classic_game_is_analysed_and_played() {
         .stderr(predicates::str::contains("the game is over (X has won)"));
 }
 
+/// The JSON rows of `score4 --game classic solve --mode exact --json ARGS`, which must succeed.
+fn classic_exact_rows(args: &[&str]) -> Vec<serde_json::Value> {
+    let classic = ["--game", "classic", "solve", "--mode", "exact", "--json"];
+    json_lines(stdout_of_success(score4().args(classic).args(args)).as_bytes())
+}
+
 #[test]
 fn the_classic_game_values_each_move_like_the_3d_game() {
     // X has three in the bottom row (columns 4, 5, 6): columns 3 and 7 win at once with X's
     // fourth stone (22 - 4 = 18 for X, so -18 for O, who is to move after them).
-    let each = json_lines(
-        stdout_of_success(score4().args([
-            "--game",
-            "classic",
-            "solve",
-            "--mode",
-            "exact",
-            "--json",
-            "--each-move",
-            "445566",
-        ]))
-        .as_bytes(),
-    );
+    let each = classic_exact_rows(&["--each-move", "445566"]);
     assert_eq!(each.len(), 7, "one row per column");
     for row in &each {
         let moves = row["position"].as_str().unwrap();
@@ -389,12 +383,7 @@ fn the_classic_game_values_each_move_like_the_3d_game() {
             assert_eq!(row["value"], -18, "{row}");
             continue;
         }
-        let alone = json_lines(
-            stdout_of_success(score4().args([
-                "--game", "classic", "solve", "--mode", "exact", "--json", moves,
-            ]))
-            .as_bytes(),
-        );
+        let alone = classic_exact_rows(&[moves]);
         assert_eq!(alone[0]["value"], row["value"], "{moves}");
         assert_eq!(row["game"], "classic");
     }
