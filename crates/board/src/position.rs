@@ -283,15 +283,20 @@ impl Position {
     /// keys ([`SymmetryGroup::TRIVIAL`]), without computing eight images a key.
     ///
     /// ```
-    /// use score4_board::{GameRecord, Position}; use score4_board::symmetry::SymmetryGroup; //
-    /// Every symmetry maps the empty board onto itself.
-    /// assert_eq!(Position::EMPTY.transposing_symmetries(), SymmetryGroup::ALL); // X in columns C
-    /// and 0, O in F and 3: the mirror in y maps the position onto itself, // every other symmetry
-    /// puts an X on an O. let game: GameRecord = "CF03".parse().unwrap(); let mirror_in_y =
-    /// score4_board::Symmetry::new(2).unwrap();
-    /// assert_eq!(game.position().transposing_symmetries(),
-    /// SymmetryGroup::generated_by([mirror_in_y])); // Five stones can already rule out every
-    /// symmetry. let game: GameRecord = "E1D82".parse().unwrap();
+    /// use score4_board::{GameRecord, Position};
+    /// use score4_board::symmetry::SymmetryGroup;
+    /// // Every symmetry maps the empty board onto itself.
+    /// assert_eq!(Position::EMPTY.transposing_symmetries(), SymmetryGroup::ALL);
+    /// // X in columns C and 0, O in F and 3: the mirror in y maps the position onto itself,
+    /// // every other symmetry puts an X on an O.
+    /// let game: GameRecord = "CF03".parse().unwrap();
+    /// let mirror_in_y = score4_board::Symmetry::new(2).unwrap();
+    /// assert_eq!(
+    ///     game.position().transposing_symmetries(),
+    ///     SymmetryGroup::generated_by([mirror_in_y]),
+    /// );
+    /// // Five stones can already rule out every symmetry.
+    /// let game: GameRecord = "E1D82".parse().unwrap();
     /// assert_eq!(game.position().transposing_symmetries(), SymmetryGroup::TRIVIAL);
     /// ```
     pub fn transposing_symmetries(&self) -> SymmetryGroup {
