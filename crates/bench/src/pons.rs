@@ -33,15 +33,10 @@ pub fn directory() -> PathBuf {
 /// committed.
 pub fn set(name: &str) -> Vec<(String, i32)> {
     let path = directory().join(name);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
-    text.lines()
-        .enumerate()
-        .map(|(i, line)| {
-            let mut words = line.split_whitespace();
-            let parsed = (|| Some((words.next()?.to_owned(), words.next()?.parse().ok()?)))();
-            parsed.unwrap_or_else(|| panic!("{} line {}: not MOVES SCORE", path.display(), i + 1))
-        })
+    read_set(&path, 0, usize::MAX)
+        .unwrap_or_else(|error| panic!("{error}"))
+        .into_iter()
+        .map(|(game, score)| (game.to_string(), score))
         .collect()
 }
 

@@ -5,10 +5,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use score4_engine::{
-    physical_cores, Analysis, Engine, Game, Memory, Mode, MoveValue, Outcome, Record, Replacement,
-    Settings,
+    physical_cores, Analysis, Engine, Game, Memory, Mode, MoveValue, Record, Replacement, Settings,
 };
 
+use crate::input::{parse_game, InputError};
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
 
 /// An engine with a table of bounds of `bytes` (default: the game's
@@ -37,22 +37,16 @@ pub fn analysis_engine<R: Record>(
 /// The game to analyse or play from, or the message and exit code for the user: it must be
 /// read without error and still going on.
 pub fn ongoing_game<R: Record>(command: &str, moves: &str) -> Result<R, ExitCode> {
-    let game: R = moves
-        .parse()
-        .map_err(|error: <R as std::str::FromStr>::Err| {
-            eprintln!("{} {command}: {moves:?}: {error}", R::COMMAND);
-            ExitCode::from(EXIT_BAD_INPUT)
-        })?;
-    match game.outcome() {
-        Outcome::Ongoing => Ok(game),
-        finished => {
-            eprintln!(
+    parse_game::<R>(moves).map_err(|error| {
+        match error {
+            InputError::Finished(finished) => eprintln!(
                 "{} {command}: {moves:?}: nothing to play, the game is over ({finished})",
                 R::COMMAND
-            );
-            Err(ExitCode::from(EXIT_BAD_INPUT))
+            ),
+            error => eprintln!("{} {command}: {moves:?}: {error}", R::COMMAND),
         }
-    }
+        ExitCode::from(EXIT_BAD_INPUT)
+    })
 }
 
 /// How a move's value reads in the table.
