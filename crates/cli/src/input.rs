@@ -5,7 +5,8 @@
 //! which whitespace is ignored (`"0 F C 3"`).
 
 use std::fmt;
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal};
+use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use score4_engine::{Outcome, Record};
@@ -89,9 +90,18 @@ impl Source {
         }
     }
 
-    /// Calls `each` for every position in order; a bad position is passed on as an error entry,
-    /// a read failure stops the reading and is returned.
-    pub fn for_each<R: Record>(self, each: impl FnMut(Entry<R>)) -> Result<(), ReadError> {
+    /// Whether positions will be typed at a terminal (standard input is read and is one), so
+    /// that a prompt should say so.
+    pub fn is_interactive(&self) -> bool {
+        matches!(self, Source::Stdin) && std::io::stdin().is_terminal()
+    }
+
+    /// Calls `each` for every position in order until it breaks; a bad position is passed on
+    /// as an error entry, a read failure stops the reading and is returned.
+    pub fn for_each<R: Record>(
+        self,
+        each: impl FnMut(Entry<R>) -> ControlFlow<()>,
+    ) -> Result<(), ReadError> {
         self.for_each_parsed(parse_game::<R>, each)
     }
 
@@ -99,17 +109,20 @@ impl Source {
     fn for_each_parsed<G, E>(
         self,
         parse: impl Fn(&str) -> Result<G, E>,
-        mut each: impl FnMut(Entry<G, E>),
+        mut each: impl FnMut(Entry<G, E>) -> ControlFlow<()>,
     ) -> Result<(), ReadError> {
         match self {
             Source::Arguments(arguments) => {
                 for (i, text) in arguments.into_iter().enumerate() {
                     let game = parse(&text);
-                    each(Entry {
+                    let entry = Entry {
                         origin: Origin::Argument(i + 1),
                         text: text.trim().into(),
                         game,
-                    });
+                    };
+                    if each(entry).is_break() {
+                        break;
+                    }
                 }
                 Ok(())
             }
@@ -141,7 +154,7 @@ fn read_lines<G, E>(
     reader: impl BufRead,
     name: &str,
     parse: impl Fn(&str) -> Result<G, E>,
-    mut each: impl FnMut(Entry<G, E>),
+    mut each: impl FnMut(Entry<G, E>) -> ControlFlow<()>,
 ) -> Result<(), ReadError> {
     // Lines are split on bytes so that one line of bad UTF-8 is one bad position, not the end.
     for (i, line) in reader.split(b'\n').enumerate() {
@@ -155,11 +168,14 @@ fn read_lines<G, E>(
             continue;
         }
         let moves = trimmed.split_whitespace().next().unwrap_or_default();
-        each(Entry {
+        let entry = Entry {
             origin: Origin::Line(i + 1),
             text: moves.to_string(),
             game: parse(moves),
-        });
+        };
+        if each(entry).is_break() {
+            break;
+        }
     }
     Ok(())
 }

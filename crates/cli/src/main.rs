@@ -3,17 +3,20 @@
 
 mod analyze;
 mod bench;
+mod engine_error;
 mod input;
 mod play;
 mod pons;
 mod progress;
 mod show;
+mod signals;
 mod size;
 mod solve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::TypedValueParser;
 use clap::{Parser, Subcommand};
 use score4_board::GameRecord;
 use score4_classic::ClassicRecord;
@@ -24,7 +27,8 @@ use score4_engine::{Assumption, LeafArea, Mode, Replacement};
 #[command(name = "score4", version, about, long_about = None)]
 struct Cli {
     /// The game: 3d (Connect Four 3D, the default) or classic (7×6, Pons's notation with
-    /// columns 1-7 and his scores; solve and bench).
+    /// columns 1-7 and his scores). Every command takes either, but gen (the 3-D protocol's
+    /// positions) and bench plot.
     #[arg(long, global = true, value_enum, default_value = "3d")]
     game: GameKind,
     #[command(subcommand)]
@@ -48,6 +52,11 @@ enum Command {
     ///
     /// Positions are move strings such as 0FC3484B7, given as arguments, or one per line
     /// (`MOVES [anything]`, the first word is the moves) from --file or standard input.
+    ///
+    /// By default a solve takes 1 GiB and a worker per physical core, and starts in about a
+    /// second; a hard position goes faster with more memory (--memory all). Ctrl-C (or
+    /// SIGTERM) stops the position being searched, reports what was proven and the summary,
+    /// and exits with 130 (143).
     Solve(SolveArgs),
     /// Benchmark by the report's protocol (docs/RULES.md, "The benchmark protocol") on the
     /// committed sets.
@@ -104,25 +113,27 @@ pub struct SolveArgs {
     /// What to find: first-wins (does the first player win? the report's question), wdl (win,
     /// draw or loss for the side to move) or exact (the score for the side to move: a win with
     /// the winner's k-th stone scores 33 - k, in the classic game 22 - k, a loss the negative).
-    /// wdl and exact need a 3-D table of at least 521 MiB (TWOBIG; 261 MiB for NEW and BIG).
-    #[arg(long, default_value = "first-wins", value_parser = parse_mode)]
+    /// wdl and exact need a 3-D table of at least 521 MiB (twobig; 261 MiB for new and big).
+    #[arg(long, default_value = "first-wins", value_parser = mode_parser())]
     mode: Mode,
     /// Worker threads (default: one per physical core; 1 for the classic game). 1 runs the
     /// sequential solver alone; more run the job-level parallel solver, which gives the same
     /// values.
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
-    /// Memory for the table and the parallel solver's tree together (B, KiB, MiB, GiB or TiB;
-    /// default: three quarters of the available memory; 16 MiB of table for the classic game).
+    /// Memory for the table and the parallel solver's tree together (B, KiB, MiB, GiB or TiB),
+    /// or `all`: three quarters of the memory available now. Default 1 GiB, which starts in
+    /// about a second (the classic game: a 16 MiB table, which stays in the processor's cache).
     /// With several threads the tree gets an eighth.
-    #[arg(long, value_parser = size::parse_bytes, conflicts_with = "tt_size")]
-    memory: Option<u64>,
+    #[arg(long, value_parser = parse_memory, conflicts_with = "tt_size")]
+    memory: Option<MemoryChoice>,
     /// Size of the transposition table, instead of --memory (with several threads the tree may
     /// take an eighth of this on top, and at least 64 MiB).
     #[arg(long, value_parser = size::parse_bytes)]
     tt_size: Option<u64>,
-    /// Replacement scheme of the transposition table.
-    #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
+    /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
+    /// report's), new (always overwrite) or big (keep the bigger subtree).
+    #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
     /// The table's near-leaf area, where positions of 44 stones or more are kept apart so that
     /// their probes stay in the caches: auto (64 MiB of a table of at least 256 MiB, in
@@ -132,21 +143,29 @@ pub struct SolveArgs {
     leaf_area: LeafArea,
     /// Value the parallel solver assumes for tasks not yet solved: the report's virtual win
     /// (best when the first player wins) or virtual loss.
-    #[arg(long, default_value = "win", value_parser = parse_assumption)]
+    #[arg(long, default_value = "win", value_parser = assumption_parser())]
     assume: Assumption,
     /// Cutoff depth (stones beyond the position) the parallel solver starts with; it deepens
     /// by itself whenever workers run out of tasks.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=64))]
     cutoff: u32,
-    /// Live progress of the parallel solver on standard error.
+    /// Progress of a long search on standard error: on a terminal a live line, elsewhere (a
+    /// log file, a pipe) a plain line every --progress-every.
     #[arg(long, value_enum, default_value = "auto")]
     progress: progress::ProgressMode,
-    /// Time between two JSON progress reports (--progress json).
-    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    /// Time between two progress reports in plain and JSON form (the live line is redrawn
+    /// four times a second).
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
     progress_every: std::time::Duration,
+    /// Give up each position still unsolved after this time (30s, 5m, 1h 30m; a bare number is
+    /// seconds): its row says "unknown" with what was proven of its score, and the run goes on
+    /// with the next (exit code 0: the rows say which are unknown).
+    #[arg(long, value_parser = parse_duration)]
+    time_limit: Option<std::time::Duration>,
     /// Solve every legal move of each position instead of the position itself: one row per
-    /// move, the position's moves followed by the move's column (a move that ends the game shows
-    /// its value with no search).
+    /// move, the position's moves followed by the move's column, valued for the player who
+    /// makes the move (in first-wins mode: whether the first player wins, as always). A move
+    /// that ends the game shows its value with no search.
     #[arg(long)]
     each_move: bool,
     /// Empty the table before each position searched (with --each-move, each move's position),
@@ -176,8 +195,9 @@ pub struct AnalyzeArgs {
     /// and BIG).
     #[arg(long, value_parser = size::parse_bytes)]
     tt_size: Option<u64>,
-    /// Replacement scheme of the transposition table.
-    #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
+    /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
+    /// report's), new (always overwrite) or big (keep the bigger subtree).
+    #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
 }
 
@@ -210,8 +230,9 @@ pub struct PlayArgs {
     /// for the classic game).
     #[arg(long, value_parser = size::parse_bytes)]
     tt_size: Option<u64>,
-    /// Replacement scheme of the transposition table.
-    #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
+    /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
+    /// report's), new (always overwrite) or big (keep the bigger subtree).
+    #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
 }
 
@@ -244,8 +265,9 @@ pub struct BenchArgs {
     /// (default: 1GiB; with --game classic 16MiB, which stays in the processor's cache).
     #[arg(long, value_parser = size::parse_bytes)]
     tt_size: Option<u64>,
-    /// Replacement scheme of the transposition table.
-    #[arg(long, default_value = "twobig", value_parser = parse_replacement)]
+    /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
+    /// report's), new (always overwrite) or big (keep the bigger subtree).
+    #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
     /// The table's near-leaf area, where positions of 44 stones or more are kept apart so that
     /// their probes stay in the caches: auto (64 MiB of a table of at least 256 MiB, in
@@ -334,8 +356,28 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
     Ok(duration)
 }
 
-fn parse_mode(text: &str) -> Result<Mode, String> {
-    text.parse()
+/// The modes, listed in `--help` and in the error for a bad one.
+fn mode_parser() -> impl TypedValueParser<Value = Mode> {
+    clap::builder::PossibleValuesParser::new(["first-wins", "wdl", "exact"])
+        .map(|text| text.parse::<Mode>().expect("a listed mode"))
+}
+
+/// What `--memory` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryChoice {
+    /// This many bytes.
+    Bytes(u64),
+    /// Three quarters of the memory available ([`score4_engine::machine_memory`]).
+    All,
+}
+
+fn parse_memory(text: &str) -> Result<MemoryChoice, String> {
+    if text.trim().eq_ignore_ascii_case("all") {
+        return Ok(MemoryChoice::All);
+    }
+    size::parse_bytes(text)
+        .map(MemoryChoice::Bytes)
+        .map_err(|error| format!("{error} (or all)"))
 }
 
 /// A size (`64MiB`), or `auto` / `off` as `LeafArea` reads them.
@@ -345,16 +387,18 @@ fn parse_leaf_area(text: &str) -> Result<LeafArea, String> {
         .or_else(|error| text.parse().map_err(|_| format!("{error} (or auto, off)")))
 }
 
-fn parse_replacement(text: &str) -> Result<Replacement, String> {
-    text.parse()
+/// The replacement schemes, listed in `--help` and in the error for a bad one.
+fn replacement_parser() -> impl TypedValueParser<Value = Replacement> {
+    clap::builder::PossibleValuesParser::new(Replacement::ALL.map(Replacement::name))
+        .map(|text| text.parse::<Replacement>().expect("a listed scheme"))
 }
 
-fn parse_assumption(text: &str) -> Result<Assumption, String> {
-    match text {
-        "win" => Ok(Assumption::FirstPlayerWins),
-        "loss" => Ok(Assumption::SecondPlayerHolds),
-        _ => Err(format!("{text:?}: expected win or loss")),
-    }
+/// The parallel solver's assumptions, listed in `--help`.
+fn assumption_parser() -> impl TypedValueParser<Value = Assumption> {
+    clap::builder::PossibleValuesParser::new(["win", "loss"]).map(|text| match text.as_str() {
+        "win" => Assumption::FirstPlayerWins,
+        _ => Assumption::SecondPlayerHolds,
+    })
 }
 
 /// Exit code for bad input (a bad position, file or option).

@@ -197,7 +197,7 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
                 assert!(["proven", "refuted", "open"].contains(&status.as_str().unwrap()));
             }
         }
-        assert!(stderr.contains(&format!("{threads} threads (parallel solver")));
+        assert!(stderr.contains(&format!("{threads} threads (--threads; parallel solver")));
     }
 }
 
@@ -211,17 +211,23 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
         ),
         (
             &["solve", "--tt-size", "128MiB", "--leaf-area", "64MiB", "0"],
-            "--leaf-area: a near-leaf area of 67108864 bytes in a table of 134217728 bytes",
+            "--leaf-area: a near-leaf area of 64.0 MiB in a table of 128.0 MiB does not fit",
         ),
         (
             &["solve", "--tt-size", "1GiB", "--leaf-area", "1MiB", "0"],
-            "the area needs at least 67109104 bytes",
+            "the area needs at least 65 MiB",
         ),
         (
             &["--game", "classic", "solve", "--leaf-area", "64MiB", "4"],
             "needs the 3-D game's 80-bit table keys",
         ),
-        (&["solve", "--memory", "1MiB", "0"], "--memory: "),
+        (
+            &["solve", "--memory", "1MiB", "--threads", "2", "0"],
+            "--memory 1.0 MiB is too small for --mode first-wins (with 2 threads the parallel \
+             solver's tree takes an eighth, leaving the table 896.0 KiB): its one-word entries \
+             need a table of at least 67 MiB with --replacement twobig to keep every key exact; \
+             use --memory 77MiB or more, or --replacement new with --memory 39MiB or more",
+        ),
         (
             &["solve", "--memory", "1GiB", "--tt-size", "1GiB", "0"],
             "cannot be used with",
@@ -230,13 +236,16 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
             &["solve", "--threads", "0", "0"],
             "between 1 and 1024 threads",
         ),
-        (&["solve", "--assume", "draw", "0"], "expected win or loss"),
+        (
+            &["solve", "--assume", "draw", "0"],
+            "[possible values: win, loss]",
+        ),
         (&["solve", "--progress", "loud", "0"], "loud"),
         (&["solve", "--tt-size", "lots", "0"], "is not a size"),
         (&["solve", "--tt-size", "1MiB", "0"], "too small"),
         (
             &["solve", "--replacement", "oldest", "0"],
-            "unknown replacement scheme",
+            "[possible values: twobig, new, big]",
         ),
         (
             &["solve", "--tt-size", TT, "--file", "/no/such/file.txt"],
@@ -314,14 +323,15 @@ fn solve_each_move_gives_a_row_per_legal_move_and_the_moves_that_end_the_game() 
             assert!(row["nodes"].as_u64().unwrap() >= 1);
         }
     }
-    // The exact score of the win at once: white's 25th stone, 33 - 25 = 8 for white, so -8
-    // for black, the side to move after it. Then a black win (after white's 4, black's 3 makes
-    // four) and a move that fills the board (`gen --stones 63 --seed 1`), each in the modes
+    // Each row is valued for the player who makes its move. The exact score of the win at
+    // once: white's 25th stone, 33 - 25 = 8 for white. Then a black win (after white's 4,
+    // black's 3 makes four: a win for black, though in first-wins mode the first player does
+    // not win) and a move that fills the board (`gen --stones 63 --seed 1`), each in the modes
     // where its value reads differently.
     let cases = [
-        (BOTH_OPEN.to_owned(), "exact", -8),
+        (BOTH_OPEN.to_owned(), "exact", 8),
         (format!("{BOTH_OPEN}4"), "first-wins", 0),
-        (format!("{BOTH_OPEN}4"), "wdl", -1),
+        (format!("{BOTH_OPEN}4"), "wdl", 1),
         (FULL_BUT_ONE.to_owned(), "first-wins", 0),
         (FULL_BUT_ONE.to_owned(), "wdl", 0),
         (FULL_BUT_ONE.to_owned(), "exact", 0),

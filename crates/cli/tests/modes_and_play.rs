@@ -216,7 +216,10 @@ fn bad_input_to_analyze_play_and_modes_is_a_clear_error() {
         (vec!["analyze", "0", "--time", "soon"], "--time"),
         (vec!["play", "--start", "0102030"], "the game is over"),
         (vec!["play", "--human", "z"], "--human"),
-        (vec!["solve", "--mode", "sharp", "0"], "unknown mode"),
+        (
+            vec!["solve", "--mode", "sharp", "0"],
+            "[possible values: first-wins, wdl, exact]",
+        ),
         (
             vec!["solve", "--mode", "exact", "--tt-size", "256MiB", "0"],
             "too small",
@@ -372,19 +375,25 @@ fn classic_exact_rows(args: &[&str]) -> Vec<serde_json::Value> {
 #[test]
 fn the_classic_game_values_each_move_like_the_3d_game() {
     // X has three in the bottom row (columns 4, 5, 6): columns 3 and 7 win at once with X's
-    // fourth stone (22 - 4 = 18 for X, so -18 for O, who is to move after them).
+    // fourth stone, 22 - 4 = 18 for X, who makes the move and for whom each row is valued.
     let each = classic_exact_rows(&["--each-move", "445566"]);
     assert_eq!(each.len(), 7, "one row per column");
     for row in &each {
         let moves = row["position"].as_str().unwrap();
+        assert_eq!(row["value_for"], "X", "{row}");
         let ends = moves.ends_with('3') || moves.ends_with('7');
         assert_eq!(row["ends_game"].as_bool().unwrap_or(false), ends, "{row}");
         if ends {
-            assert_eq!(row["value"], -18, "{row}");
+            assert_eq!(row["value"], 18, "{row}");
             continue;
         }
+        // Solved alone, the position after the move is valued for O, who is to move there.
         let alone = classic_exact_rows(&[moves]);
-        assert_eq!(alone[0]["value"], row["value"], "{moves}");
+        assert_eq!(
+            -alone[0]["value"].as_i64().unwrap(),
+            row["value"],
+            "{moves}"
+        );
         assert_eq!(row["game"], "classic");
     }
 }

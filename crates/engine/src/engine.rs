@@ -9,12 +9,65 @@ use score4_analysis::{Analysis, Player};
 use score4_game::Game;
 use score4_parallel::Config as ParallelConfig;
 use score4_solver::{
-    narrow, BestFirst, Mode, Monitor, SearchStats, Solver, TableConfig, TranspositionTable,
+    narrow, BestFirst, Mode, Monitor, Replacement, SearchStats, Solver, TableConfig, TableError,
+    TranspositionTable,
 };
 
 use crate::error::EngineError;
 use crate::evaluation::{Evaluation, Event, Interrupted, ParallelCounts};
 use crate::settings::{Memory, Setting, Settings};
+
+/// The table `settings` ask for, for keys of `G`.
+fn table_config<G: Game>(settings: &Settings) -> TableConfig {
+    let threads = settings.threads.max(1);
+    let (table_bytes, _) = settings.memory.split(threads);
+    TableConfig::new(table_bytes, G::KEY_WIDTH)
+        .replacement(settings.replacement)
+        .format(settings.mode.format())
+        .threads(threads)
+        .leaf_area(settings.leaf_area)
+}
+
+/// For memory settings too small for their table: the smallest memory (the same kind of
+/// [`Memory`], whole MiB) that works with `settings`' replacement scheme, then with each of the
+/// other schemes, all else unchanged. Empty if none up to 1 PiB would.
+fn smallest_memory<G: Game>(settings: &Settings) -> Vec<(Replacement, u64)> {
+    const MIB: u64 = 1 << 20;
+    let works = |replacement: Replacement, mebibytes: u64| {
+        let memory = match settings.memory {
+            Memory::Budget(_) => Memory::Budget(mebibytes * MIB),
+            Memory::Table(_) => Memory::Table(mebibytes * MIB),
+        };
+        let settings = Settings {
+            memory,
+            replacement,
+            ..settings.clone()
+        };
+        TranspositionTable::check(&table_config::<G>(&settings)).is_ok()
+    };
+    let others = Replacement::ALL
+        .into_iter()
+        .filter(|&replacement| replacement != settings.replacement);
+    std::iter::once(settings.replacement)
+        .chain(others)
+        .filter_map(|replacement| {
+            // Tables grow with the memory, so the first size that works is found by halving.
+            let (mut fails, mut works_at) = (0u64, 1u64 << 30);
+            if !works(replacement, works_at) {
+                return None;
+            }
+            while works_at - fails > 1 {
+                let middle = fails + (works_at - fails) / 2;
+                if works(replacement, middle) {
+                    works_at = middle;
+                } else {
+                    fails = middle;
+                }
+            }
+            Some((replacement, works_at * MIB))
+        })
+        .collect()
+}
 
 /// The one entry point for solving positions of a game `G`: it owns the transposition table
 /// (shared by every evaluation, so that later positions profit from earlier ones) and chooses
@@ -47,12 +100,8 @@ impl<G: Game> Engine<G> {
     pub fn new(settings: Settings) -> Result<Engine<G>, EngineError> {
         let started = Instant::now();
         let threads = settings.threads.max(1);
-        let (table_bytes, tree_bytes) = settings.memory.split(threads);
-        let config = TableConfig::new(table_bytes, G::KEY_WIDTH)
-            .replacement(settings.replacement)
-            .format(settings.mode.format())
-            .threads(threads)
-            .leaf_area(settings.leaf_area);
+        let (_, tree_bytes) = settings.memory.split(threads);
+        let config = table_config::<G>(&settings);
         let table = TranspositionTable::new(&config).map_err(|error| {
             let setting = if error.concerns_leaf_area() {
                 Setting::LeafArea
@@ -62,10 +111,16 @@ impl<G: Game> Engine<G> {
                     Memory::Table(_) => Setting::TableSize,
                 }
             };
+            let smallest = match (setting, &error) {
+                (Setting::LeafArea, _) | (_, TableError::OutOfMemory { .. }) => Vec::new(),
+                _ => smallest_memory::<G>(&settings),
+            };
             EngineError::Table {
                 setting,
                 mode: settings.mode,
+                threads,
                 error,
+                smallest,
             }
         })?;
         Ok(Engine {
@@ -274,5 +329,12 @@ impl StopHandle {
     /// every [`score4_parallel::STOP_LATENCY`]).
     pub fn stop(&self) {
         self.0.stop();
+    }
+
+    /// The nodes of the sequential search running now, as it last published them (every few
+    /// thousand nodes), for a sign of life while it runs; the parallel solver reports its own
+    /// ([`Event::Progress`]) and leaves this alone.
+    pub fn sequential_nodes(&self) -> u64 {
+        self.0.nodes()
     }
 }

@@ -1,6 +1,6 @@
 //! [`EngineError`]: why an engine could not be made.
 
-use score4_solver::{Mode, TableError};
+use score4_solver::{Mode, Replacement, TableError};
 
 use crate::settings::Setting;
 
@@ -14,8 +14,15 @@ pub enum EngineError {
         setting: Setting,
         /// The mode asked for (win/draw/loss and exact need larger entries than first-wins).
         mode: Mode,
+        /// The worker threads asked for (with more than one, a memory budget gives the
+        /// parallel solver's tree an eighth).
+        threads: usize,
         /// What the table said.
         error: TableError,
+        /// When the memory setting is too small: the smallest value of it that works, in
+        /// whole MiB, with the replacement scheme asked for first, then with each other scheme
+        /// (all other settings unchanged).
+        smallest: Vec<(Replacement, u64)>,
     },
 }
 

@@ -12,7 +12,7 @@
 //!   solver with more — reporting [`Event`]s and obeying a [`StopHandle`]; it also analyses
 //!   positions and plays ([`Engine::analyze`], [`Engine::player`]);
 //! - [`Evaluation`] / [`Interrupted`]: one result type for both solvers;
-//! - what the machine offers: [`physical_cores`], [`available_memory`], [`default_memory`].
+//! - what the machine offers: [`physical_cores`], [`available_memory`], [`machine_memory`].
 //!
 //! It is generic over [`Game`] and knows no concrete game. It depends on the
 //! search crates (`score4-solver`, `score4-parallel`, `score4-analysis`) and the games'
@@ -28,7 +28,7 @@ mod settings;
 pub use engine::{Engine, StopHandle};
 pub use error::EngineError;
 pub use evaluation::{Evaluation, Event, Interrupted, ParallelCounts};
-pub use resources::{available_memory, default_memory, physical_cores, split_memory};
+pub use resources::{available_memory, machine_memory, physical_cores, split_memory};
 pub use settings::{Memory, Setting, Settings, MIN_TREE_BYTES};
 
 // The vocabulary a front-end needs, so that it names nothing below this crate.
@@ -36,6 +36,6 @@ pub use score4_analysis::{Analysis, Choice, MoveAnalysis, MoveValue, Player};
 pub use score4_game::{Colour, Game, Outcome, Record};
 pub use score4_parallel::{Assumption, MoveStatus, Progress, RootMove};
 pub use score4_solver::{
-    LeafArea, Mode, Replacement, ScoreRange, SearchStats, TableError, TableStats,
-    TranspositionTable,
+    format_bytes, format_minimum, Format, LeafArea, Mode, Replacement, ScoreRange, SearchStats,
+    TableError, TableStats, TranspositionTable,
 };

@@ -18,10 +18,10 @@ pub fn available_memory() -> Option<u64> {
     kib.checked_mul(1024)
 }
 
-/// The memory budget of a solve that names none: three quarters of the available memory,
-/// leaving the rest (at least 1 GiB) to the operating system and other programs; 2 GiB when
-/// the available memory is unknown.
-pub fn default_memory() -> u64 {
+/// The most a solve should take of this machine (`score4 solve --memory all`): three quarters
+/// of the available memory, leaving the rest (at least 1 GiB) to the operating system and
+/// other programs; 2 GiB when the available memory is unknown.
+pub fn machine_memory() -> u64 {
     const GIB: u64 = 1 << 30;
     match available_memory() {
         Some(available) => (available / 4 * 3)
@@ -53,6 +53,6 @@ mod tests {
         assert_eq!(split_memory(1 << 30, 1), (1 << 30, 0));
         assert_eq!(split_memory(8 << 30, 2), (7 << 30, 1 << 30));
         assert!(physical_cores() >= 1);
-        assert!(default_memory() >= 1 << 28);
+        assert!(machine_memory() >= 1 << 28);
     }
 }

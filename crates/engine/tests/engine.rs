@@ -133,3 +133,40 @@ fn table_errors_name_the_setting() {
     let error = Engine::<ClassicPosition>::new(leaf).err().unwrap();
     assert_eq!(error.setting(), Setting::LeafArea);
 }
+
+#[test]
+fn a_memory_too_small_names_the_smallest_that_works_with_each_replacement_scheme() {
+    use score4_engine::{EngineError, Replacement, TableError};
+    for (memory, threads) in [
+        (Memory::Budget(512 << 20), 2),
+        (Memory::Budget(100 << 20), 1),
+        (Memory::Table(300 << 20), 2),
+    ] {
+        let settings = Settings::new(Mode::Wdl, memory).threads(threads);
+        let Err(EngineError::Table {
+            error: TableError::TooSmall { .. },
+            smallest,
+            ..
+        }) = Engine::<Position>::new(settings.clone())
+        else {
+            panic!("{memory:?} is too small for a table of bounds");
+        };
+        assert_eq!(smallest.len(), 3, "{smallest:?}");
+        assert_eq!(smallest[0].0, Replacement::TwoBig, "the scheme asked for comes first");
+        for (replacement, bytes) in smallest {
+            let with = |bytes: u64| {
+                let memory = match memory {
+                    Memory::Budget(_) => Memory::Budget(bytes),
+                    Memory::Table(_) => Memory::Table(bytes),
+                };
+                Settings {
+                    replacement,
+                    memory,
+                    ..settings.clone()
+                }
+            };
+            assert!(Engine::<Position>::new(with(bytes)).is_ok(), "{replacement} {bytes}");
+            assert!(Engine::<Position>::new(with(bytes - (1 << 20))).is_err());
+        }
+    }
+}

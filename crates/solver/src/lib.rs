@@ -42,6 +42,7 @@ pub mod search;
 pub mod table;
 
 pub use best_first::BestFirst;
+pub use memory::{format_bytes, format_minimum};
 pub use score::{narrow, Mode, ScoreRange, Valuation};
 pub use score4_game::Game;
 pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};

@@ -144,3 +144,39 @@ impl Drop for AtomicBlock {
         unsafe { std::alloc::dealloc(self.ptr as *mut u8, layout) }
     }
 }
+
+/// A byte count for people, in binary units with one decimal: `1.0 GiB`, `521.0 MiB`,
+/// `4096 B`.
+///
+/// ```
+/// use score4_solver::format_bytes;
+/// assert_eq!(format_bytes(1 << 30), "1.0 GiB");
+/// assert_eq!(format_bytes(546_308_096), "521.0 MiB");
+/// assert_eq!(format_bytes(1000), "1000 B");
+/// ```
+pub fn format_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// A least size for people, rounded up to whole MiB so that the figure shown is enough:
+/// `521 MiB`, `65 MiB`.
+///
+/// ```
+/// use score4_solver::format_minimum;
+/// assert_eq!(format_minimum(67_109_104), "65 MiB");
+/// assert_eq!(format_minimum(546_308_096), "521 MiB");
+/// ```
+pub fn format_minimum(bytes: u64) -> String {
+    format!("{} MiB", bytes.div_ceil(1 << 20))
+}

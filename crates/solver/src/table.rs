@@ -61,7 +61,7 @@ use std::sync::atomic::Ordering::Relaxed;
 
 use score4_board::key::table_key_stones;
 
-use crate::memory::AtomicBlock;
+use crate::memory::{format_bytes, format_minimum, AtomicBlock};
 
 /// How a store chooses what to keep (Breuker, Uiterwijk & van den Herik 1994).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -76,6 +76,9 @@ pub enum Replacement {
 }
 
 impl Replacement {
+    /// Every scheme, the report's first.
+    pub const ALL: [Replacement; 3] = [Replacement::TwoBig, Replacement::New, Replacement::Big];
+
     /// Entries per bucket.
     pub const fn entries_per_bucket(self) -> usize {
         match self {
@@ -312,9 +315,10 @@ impl fmt::Display for TableError {
         match self {
             TableError::TooSmall { bytes, minimum } => write!(
                 f,
-                "a table of {bytes} bytes is too small: exact one-word entries need at least \
-                 {minimum} bytes ({} MiB) for this replacement scheme",
-                minimum >> 20
+                "a table of {} is too small: its entries, in this format and replacement scheme, \
+                 need at least {} to keep every key exact",
+                format_bytes(*bytes),
+                format_minimum(*minimum)
             ),
             TableError::LeafAreaTooSmall {
                 bytes,
@@ -323,18 +327,23 @@ impl fmt::Display for TableError {
                 main_minimum,
             } => write!(
                 f,
-                "a near-leaf area of {leaf_bytes} bytes in a table of {bytes} bytes does not fit: \
-                 the area needs at least {leaf_minimum} bytes ({} MiB) and leaves the main area \
-                 at least {main_minimum} bytes ({} MiB)",
-                leaf_minimum.div_ceil(1 << 20),
-                main_minimum.div_ceil(1 << 20)
+                "a near-leaf area of {} in a table of {} does not fit: the area needs at least {} \
+                 and must leave the main area at least {}",
+                format_bytes(*leaf_bytes),
+                format_bytes(*bytes),
+                format_minimum(*leaf_minimum),
+                format_minimum(*main_minimum)
             ),
             TableError::LeafAreaNeedsBoardKeys { key_width } => write!(
                 f,
                 "a near-leaf area needs the 3-D game's 80-bit table keys, not {key_width}-bit keys"
             ),
             TableError::OutOfMemory { bytes } => {
-                write!(f, "could not get {bytes} bytes of memory for the table")
+                write!(
+                    f,
+                    "the system refused {} of memory for the table",
+                    format_bytes(*bytes)
+                )
             }
         }
     }
@@ -563,6 +572,24 @@ fn prime_above(n: u64) -> u64 {
     (n + 1..).find(|&s| is_prime(s)).expect("primes never end")
 }
 
+/// The shape of a table that [`TranspositionTable::new`] would make for a configuration.
+struct Layout {
+    /// `S`: buckets per block, a prime.
+    block_buckets: u64,
+    /// Blocks, one per page of keys.
+    blocks: u64,
+    /// Key bits an entry of the main area keeps.
+    key_bits: u32,
+    /// Words of the main area.
+    main_words: usize,
+    /// `S'`: buckets of the near-leaf area (0: none).
+    leaf_buckets: u64,
+    /// Key bits an entry of the near-leaf area keeps.
+    leaf_key_bits: u32,
+    /// Words in all.
+    words: usize,
+}
+
 impl TranspositionTable {
     /// The smallest table, in bytes, for `replacement` (binary format).
     pub fn minimum_bytes(replacement: Replacement) -> u64 {
@@ -585,11 +612,70 @@ impl TranspositionTable {
     /// per page fitting beside the near-leaf area. Its pages are touched at once by
     /// `config.threads` threads.
     pub fn new(config: &TableConfig) -> Result<TranspositionTable, TableError> {
+        let Layout {
+            block_buckets,
+            blocks,
+            key_bits,
+            main_words,
+            leaf_buckets,
+            leaf_key_bits,
+            words,
+        } = Self::layout(config)?;
         let TableConfig {
             bytes,
             replacement,
             format,
             threads,
+            key_width,
+            ..
+        } = *config;
+        let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
+        entries.touch(threads);
+        let reciprocal = ((1u128 << 64) / block_buckets as u128) as u64;
+        let (leaf_reciprocal, leaf_page_factor) = match leaf_buckets {
+            0 => (0, 0),
+            s => (
+                ((1u128 << 64) / s as u128) as u64,
+                ((1u128 << 64) % s as u128) as u64,
+            ),
+        };
+        Ok(TranspositionTable {
+            entries,
+            block_buckets,
+            blocks,
+            reciprocal,
+            key_bits,
+            key_width,
+            replacement,
+            format,
+            payload_bits: format.payload_bits(),
+            payload_mask: (1 << format.payload_bits()) - 1,
+            leaf_first: main_words,
+            leaf_buckets,
+            leaf_reciprocal,
+            leaf_page_factor,
+            leaf_key_bits,
+            leaf_min_stones: if leaf_buckets == 0 {
+                u32::MAX
+            } else {
+                LEAF_MIN_STONES
+            },
+        })
+    }
+
+    /// Whether [`Self::new`] would accept `config`, without taking its memory: `Err` with
+    /// the reason it would refuse (every error but [`TableError::OutOfMemory`]).
+    pub fn check(config: &TableConfig) -> Result<(), TableError> {
+        Self::layout(config).map(|_| ())
+    }
+
+    /// Where a table of `config` puts its entries: `S`, its key bits and its near-leaf area.
+    fn layout(config: &TableConfig) -> Result<Layout, TableError> {
+        let TableConfig {
+            bytes,
+            replacement,
+            format,
+            threads: _,
             key_width,
             leaf_area: leaf,
         } = *config;
@@ -655,37 +741,14 @@ impl TranspositionTable {
         // `leaf_slot` multiplies a page (below 2^16) by a remainder below S'.
         assert!(leaf_buckets < 1 << 48, "a near-leaf area of 4 PiB or more");
         let words = main_words + leaf_buckets as usize * replacement.entries_per_bucket();
-        let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
-        entries.touch(threads);
-        let reciprocal = ((1u128 << 64) / block_buckets as u128) as u64;
-        let (leaf_reciprocal, leaf_page_factor) = match leaf_buckets {
-            0 => (0, 0),
-            s => (
-                ((1u128 << 64) / s as u128) as u64,
-                ((1u128 << 64) % s as u128) as u64,
-            ),
-        };
-        Ok(TranspositionTable {
-            entries,
+        Ok(Layout {
             block_buckets,
             blocks,
-            reciprocal,
             key_bits,
-            key_width,
-            replacement,
-            format,
-            payload_bits: format.payload_bits(),
-            payload_mask: (1 << format.payload_bits()) - 1,
-            leaf_first: main_words,
+            main_words,
             leaf_buckets,
-            leaf_reciprocal,
-            leaf_page_factor,
             leaf_key_bits,
-            leaf_min_stones: if leaf_buckets == 0 {
-                u32::MAX
-            } else {
-                LEAF_MIN_STONES
-            },
+            words,
         })
     }
 

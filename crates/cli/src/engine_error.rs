@@ -1,0 +1,101 @@
+//! Why an engine could not be made, said in the command line's terms: which option, the
+//! smallest value of it that works, and what else would.
+
+use std::process::ExitCode;
+
+use score4_engine::{format_minimum, EngineError, Memory, Setting, Settings, TableError};
+
+use crate::size::format_bytes;
+use crate::EXIT_BAD_INPUT;
+
+/// The option a setting comes from.
+pub fn option_of(setting: Setting) -> &'static str {
+    match setting {
+        Setting::MemoryBudget => "--memory",
+        Setting::TableSize => "--tt-size",
+        Setting::LeafArea => "--leaf-area",
+    }
+}
+
+/// Prints why the engine for `settings` could not be made, after `command`, and gives the exit
+/// code: [`EXIT_BAD_INPUT`] for an impossible option, 1 when the system refused the memory.
+pub fn explain_engine_error(command: &str, error: &EngineError, settings: &Settings) -> ExitCode {
+    eprintln!("{command}: {}", engine_error_text(error, settings));
+    if error.is_bad_input() {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The message for [`explain_engine_error`].
+pub fn engine_error_text(error: &EngineError, settings: &Settings) -> String {
+    let EngineError::Table {
+        setting,
+        mode,
+        threads,
+        error,
+        smallest,
+    } = error;
+    let option = option_of(*setting);
+    let (asked, table) = match settings.memory {
+        Memory::Budget(bytes) | Memory::Table(bytes) => (bytes, settings.memory.split(*threads).0),
+    };
+    match error {
+        TableError::TooSmall { minimum, .. } => {
+            let share = match (settings.memory, *threads) {
+                (Memory::Budget(_), threads @ 2..) => format!(
+                    " (with {threads} threads the parallel solver's tree takes an eighth, \
+                     leaving the table {})",
+                    format_bytes(table)
+                ),
+                _ => String::new(),
+            };
+            let entries = match mode.format() {
+                score4_engine::Format::Binary => "one-word entries",
+                score4_engine::Format::Bounds => "two-word entries of bounds",
+            };
+            let mut text = format!(
+                "{option} {} is too small for --mode {mode}{share}: its {entries} need a table \
+                 of at least {} with --replacement {} to keep every key exact",
+                format_bytes(asked),
+                format_minimum(*minimum),
+                settings.replacement,
+            );
+            let mut remedies = smallest.iter().map(|&(replacement, bytes)| {
+                let mib = bytes >> 20;
+                if replacement == settings.replacement {
+                    format!("{option} {mib}MiB or more")
+                } else {
+                    format!("--replacement {replacement} with {option} {mib}MiB or more")
+                }
+            });
+            if let Some(first) = remedies.next() {
+                text += &format!("; use {first}");
+                let others: Vec<String> = remedies.collect();
+                if !others.is_empty() {
+                    text += &format!(", or {}", others.join(", or "));
+                }
+            }
+            if *mode != score4_engine::Mode::FirstWins {
+                text += " (--mode first-wins needs far less)";
+            }
+            text
+        }
+        TableError::OutOfMemory { .. } => format!(
+            "{error} ({option} {}): ask for less with --memory or --tt-size",
+            format_bytes(asked)
+        ),
+        TableError::LeafAreaTooSmall {
+            leaf_minimum,
+            main_minimum,
+            ..
+        } => format!(
+            "{option}: {error} (--mode {mode}): use --leaf-area {}MiB or more in a table of at \
+             least {} in all, or --leaf-area auto or off",
+            leaf_minimum.div_ceil(1 << 20),
+            format_minimum(leaf_minimum + main_minimum),
+        ),
+        _ => format!("{option}: {error} (--mode {mode})"),
+    }
+}
