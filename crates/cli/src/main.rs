@@ -27,8 +27,7 @@ use score4_engine::{Assumption, LeafArea, Mode, Replacement};
 #[command(name = "score4", version, about, long_about = None)]
 struct Cli {
     /// The game: 3d (Connect Four 3D, the default) or classic (7×6, Pons's notation with
-    /// columns 1-7 and his scores). Every command takes either, but gen (the 3-D protocol's
-    /// positions) and bench plot.
+    /// columns 1-7 and his scores). Every command but gen and bench plot works for both.
     #[arg(long, global = true, value_enum, default_value = "3d")]
     game: GameKind,
     #[command(subcommand)]
@@ -191,8 +190,8 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     json: bool,
     /// Size of the transposition table of bounds (default 1GiB; 16MiB for the classic game,
-    /// whose keys stay exact in any table; in 3-D at least 521 MiB for TWOBIG, 261 MiB for NEW
-    /// and BIG).
+    /// whose keys stay exact in any table; in 3-D at least 521 MiB for twobig, 261 MiB for new
+    /// and big).
     #[arg(long, value_parser = size::parse_bytes)]
     tt_size: Option<u64>,
     /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
