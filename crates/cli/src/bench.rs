@@ -106,9 +106,11 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
     for (difficulty, games) in &sets {
         let bar = progress_bar(*difficulty, games.len(), args.time_limit);
         let result = run_difficulty(*difficulty, games, &run.config, |progress: &Progress| {
-            let rate = progress.nodes as f64 / progress.elapsed.as_secs_f64().max(1e-9);
             bar.set_position(progress.solved as u64);
-            bar.set_message(format!("{:.2} M nodes/s", rate / 1e6));
+            bar.set_message(format!(
+                "{:.2} M nodes/s",
+                progress.nodes_per_second() / 1e6
+            ));
         });
         bar.finish_and_clear();
         let result = match result {
