@@ -5,6 +5,11 @@ use std::path::Path;
 
 use crate::protocol::{BenchRun, DifficultyResult};
 
+/// `n` and its noun in agreement: `1 position`, `2 positions`, `0 positions`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The header of the human table (one row per difficulty, see [`table_row`]).
 pub fn table_header() -> String {
     format!(

@@ -404,7 +404,10 @@ fn main() -> ExitCode {
         },
         Command::Bench(args) if game == GameKind::Space => bench::run(args),
         Command::Bench(args) if args.command.is_none() => pons::bench(args),
-        Command::Show { moves } if game == GameKind::Space => show::run(&moves),
+        Command::Show { moves } => match game {
+            GameKind::Space => show::run::<GameRecord>(&moves),
+            GameKind::Classic => show::run::<ClassicRecord>(&moves),
+        },
         Command::Gen {
             stones,
             count,
@@ -419,8 +422,8 @@ fn main() -> ExitCode {
         }
         _ => {
             eprintln!(
-                "score4 --game classic: solve, bench, analyze and play are available for \
-                 the classic game (not show, gen or the bench's sub-commands)"
+                "score4 --game classic: solve, bench, analyze, play and show are available for \
+                 the classic game (not gen or the bench's sub-commands)"
             );
             ExitCode::from(EXIT_BAD_INPUT)
         }

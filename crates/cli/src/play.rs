@@ -4,7 +4,7 @@
 //!
 //! On a human's turn a line is a move (one column digit), `undo` (back to this player's
 //! previous turn), `hint` (the engine's choice for this player, with its value), `show` (the
-//! board), or `quit`; the end of the input quits too. A bad line is reported with its number
+//! board and each side's openings and threats, as `score4 show` lists them), or `quit`; the end of the input quits too. A bad line is reported with its number
 //! and the game goes on; the exit code is then 2 at the end. The game record is printed last,
 //! in the notation that `solve` and `analyze` read.
 
@@ -14,6 +14,7 @@ use std::process::ExitCode;
 use score4_engine::{Choice, Colour, Game, Outcome, Record};
 
 use crate::analyze::{analysis_engine, line_text, ongoing_game, value_text};
+use crate::show::threat_lines;
 use crate::{Humans, PlayArgs, EXIT_BAD_INPUT};
 
 /// Whether `colour` is played by a human.
@@ -98,7 +99,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
         match command.to_ascii_lowercase().as_str() {
             "" => {}
             "quit" | "q" | "exit" => break 'game,
-            "show" => print!("{}", game.board_text()),
+            "show" => print!("{}{}", game.board_text(), threat_lines(&game)),
             "hint" => {
                 let choice = player.choose(game.position());
                 let value = chosen_value(&choice);

@@ -384,7 +384,18 @@ fn show_draws_the_position_and_its_openings() {
             "X · · O  · · · ·  · · · ·  · · · ·  0 1 2 3",
         ))
         .stdout(predicate::str::contains("X (first player) to move"))
-        .stdout(predicate::str::contains("O: openings column 7 layer 1"));
+        .stdout(predicate::str::contains(
+            "O: openings column 7 at z=0; other threats none",
+        ));
+    // Layers are numbered as the drawing labels them: the top one is z=3.
+    score4()
+        .args(["show", "012301230123"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "X: openings column 0 at z=3, column 2 at z=3; other threats none\n\
+             O: openings column 1 at z=3, column 3 at z=3; other threats none\n",
+        ));
     score4()
         .args(["show", "0102030"])
         .assert()
@@ -395,6 +406,35 @@ fn show_draws_the_position_and_its_openings() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("move 3: '-' is not a column"));
+}
+
+#[test]
+fn show_draws_a_classic_position_in_its_own_terms() {
+    // X has three in row 1 (columns 4-6) and O three above them: X's openings are columns 3
+    // and 7 of row 1, O's threats the cells above those, in row 2.
+    score4()
+        .args(["--game", "classic", "show", "445566"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("445566  (6 stones)\n"))
+        .stdout(predicate::str::contains("· · · X X X ·\n1 2 3 4 5 6 7\n"))
+        .stdout(predicate::str::contains(
+            "X (first player) to move\n\
+             X: openings column 3 at row 1, column 7 at row 1; other threats none\n\
+             O: openings none; other threats column 3 at row 2, column 7 at row 2\n",
+        ));
+    score4()
+        .args(["--game", "classic", "show", "4455667"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("X has won"));
+    score4()
+        .args(["--game", "classic", "show", "1111111"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "score4 --game classic show: move 7: column 1 is full",
+        ));
 }
 
 #[test]

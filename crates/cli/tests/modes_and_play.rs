@@ -132,8 +132,9 @@ fn analyze_json_agrees_with_solving_each_move() {
 
 #[test]
 fn a_scripted_game_between_two_humans_ends_with_its_record() {
-    // X wins on the fourth stone of column 0 ... after hint, show, a bad line and an undo.
-    let script = "0\n1\nhint\n0\nshow\n7\nundo\n2\n0\nZZ\n3\n0\n";
+    // X wins on the fourth stone of column 0 ... after hint, show, a bad line and an undo; the
+    // second show lists X's opening on top of column 0.
+    let script = "0\n1\nhint\n0\nshow\n7\nundo\n2\n0\nZZ\nshow\n3\n0\n";
     let args = [
         "play",
         "--human",
@@ -143,12 +144,13 @@ fn a_scripted_game_between_two_humans_ends_with_its_record() {
         "--tt-size",
         TT,
     ];
-    check_scripted_game(&args, script, "ZZ", "0102030");
+    let opening = "X: openings column 0 at z=3; other threats none";
+    check_scripted_game(&args, script, "ZZ", opening, "0102030");
 }
 
-/// Runs `play` with `args` on `script`: line 10 is bad (`bad` in the message), a hint is given
-/// and one move undone, X wins, and the record is `record`.
-fn check_scripted_game(args: &[&str], script: &str, bad: &str, record: &str) {
+/// Runs `play` with `args` on `script`: line 10 is bad (`bad` in the message), a hint is given,
+/// one move undone and a `show` lists the line `threats`, X wins, and the record is `record`.
+fn check_scripted_game(args: &[&str], script: &str, bad: &str, threats: &str, record: &str) {
     let output = score4().args(args).write_stdin(script).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -158,6 +160,7 @@ fn check_scripted_game(args: &[&str], script: &str, bad: &str, record: &str) {
         "{stderr}"
     );
     assert!(stdout.contains("hint: "), "{stdout}");
+    assert!(stdout.contains(&format!("\n{threats}\n")), "{stdout}");
     assert!(stdout.contains("undone: 1 move(s)"), "{stdout}");
     assert!(stdout.contains("result: X has won"), "{stdout}");
     assert!(stdout.contains(&format!("record: {record}\n")), "{stdout}");
@@ -335,12 +338,14 @@ fn the_classic_game_is_analysed_and_played() {
     let chosen = moves.iter().find(|m| m["column"] == analysis["best"]);
     assert_eq!(chosen.unwrap()["score"], 0);
 
-    // Two humans: X wins in column 1 after a hint, a show, a bad line and an undo.
-    let script = "1\n2\n1\nhint\n2\nshow\n7\nundo\n1\n9\n2\n1\n";
+    // Two humans: X wins in column 1 after a hint, a show, a bad line and an undo; the second
+    // show lists X's opening on top of column 1.
+    let script = "1\n2\n1\nhint\n2\nshow\n7\nundo\n1\n9\nshow\n2\n1\n";
     let args = [
         "--game", "classic", "play", "--human", "both", "--time", "100ms",
     ];
-    check_scripted_game(&args, script, "column (1-7)", "1212121");
+    let opening = "X: openings column 1 at row 4; other threats none";
+    check_scripted_game(&args, script, "column (1-7)", opening, "1212121");
 
     // score4 against itself from an End-Easy position plays to a legal end.
     let stdout = stdout_of_success(score4().args([
