@@ -1,6 +1,6 @@
 //! `score4 bench`: the report's benchmark protocol on the committed sets, with a progress bar,
-//! a table per difficulty, CSV / JSON / charts in `--out`; and `score4 bench plot` to draw
-//! several saved runs on one chart.
+//! a table per difficulty, CSV / JSON / charts in `--out`; `score4 bench plot` to draw
+//! several saved runs on one chart; and `score4 gen`, which makes such sets, for either game.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use score4_bench::protocol::{read_set, run_difficulty, set_path};
-use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, Progress};
+use score4_bench::report::count;
+use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, PositionGenerator, Progress};
 use score4_board::GameRecord;
-use score4_engine::{LeafArea, Setting, TableError, TranspositionTable};
+use score4_engine::{LeafArea, Record, Setting, TableError, TranspositionTable};
 
 use crate::size::format_bytes;
 use crate::{BenchArgs, BenchCommand, EXIT_BAD_INPUT};
@@ -244,4 +245,31 @@ fn leaf_area_words(leaf_area: LeafArea) -> String {
         LeafArea::Bytes(bytes) => format_bytes(bytes),
         other => other.to_string(),
     }
+}
+
+/// Runs `score4 gen`: a header of two `#` lines recording the command, then `count` positions
+/// of `stones` stones of the game of `R` by random reasonable play from `seed`, one per line.
+pub fn generate<R: Record>(stones: u32, positions: usize, seed: u64) -> ExitCode {
+    let most = PositionGenerator::<R>::MAX_STONES;
+    if stones > most {
+        eprintln!(
+            "{} gen: --stones {stones}: a position to solve holds at most {} (one cell stays \
+             empty)",
+            R::COMMAND,
+            count(most as usize, "stone", "stones")
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    println!(
+        "# {} gen --stones {stones} --count {positions} --seed {seed}",
+        R::COMMAND
+    );
+    println!(
+        "# random reasonable play (docs/RULES.md), {}, seed {seed}",
+        count(stones as usize, "stone", "stones")
+    );
+    for game in PositionGenerator::<R>::for_game(stones, seed).take(positions) {
+        println!("{game}");
+    }
+    ExitCode::SUCCESS
 }

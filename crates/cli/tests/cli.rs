@@ -456,6 +456,44 @@ fn gen_is_reproducible_and_writes_a_header() {
     assert!(positions.iter().all(|p| p.len() == 30));
 }
 
+#[test]
+fn gen_makes_classic_positions_too_and_refuses_a_full_board() {
+    let run = |seed: &str| {
+        let output = score4()
+            .args([
+                "--game", "classic", "gen", "--stones", "20", "--count", "25",
+            ])
+            .args(["--seed", seed])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = run("9");
+    assert_eq!(first, run("9"));
+    assert_ne!(first, run("10"));
+    assert!(first.starts_with("# score4 --game classic gen --stones 20 --count 25 --seed 9\n"));
+    let positions: Vec<&str> = first.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(positions.len(), 25);
+    for moves in positions {
+        let game: score4_classic::ClassicRecord = moves.parse().unwrap();
+        assert_eq!(game.position().count(), 20, "{moves}");
+        assert!(!game.is_over(), "{moves}");
+    }
+    score4()
+        .args(["--game", "classic", "gen", "--stones", "42"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at most 41 stones"));
+    // Every other command runs for the classic game too but `bench plot`, which draws the
+    // 3-D protocol's runs.
+    score4()
+        .args(["--game", "classic", "bench", "plot", "run.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("runs of the 3-D protocol"));
+}
+
 /// A fresh directory under the target directory (no extra crate for temporary files).
 fn tempdir() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("score4-cli-test-{}", std::process::id()));
