@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use score4_engine::{Choice, Colour, Game, Outcome, Record};
 
-use crate::analyze::{analysis_engine, line_text, ongoing_game, value_text};
+use crate::analyze::{analysis_engine, line_text, ongoing_game, value_sentence};
 use crate::show::threat_lines;
 use crate::{Humans, PlayArgs, EXIT_BAD_INPUT};
 
@@ -27,14 +27,14 @@ fn is_human(humans: Humans, colour: Colour) -> bool {
     }
 }
 
-/// How the analysis values the move the engine chose.
-fn chosen_value<C: Eq>(choice: &Choice<C>) -> String {
+/// How the analysis values the move the engine chose for `mover`.
+fn chosen_value<C: Eq>(choice: &Choice<C>, mover: Colour) -> String {
     choice
         .analysis
         .moves
         .iter()
         .find(|m| m.column == choice.column)
-        .map(|m| value_text(m.value))
+        .map(|m| value_sentence(m.value, mover))
         .unwrap_or_default()
 }
 
@@ -70,7 +70,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
         let mover = game.mover();
         if !is_human(args.human, mover) {
             let choice = player.choose(game.position());
-            let value = chosen_value(&choice);
+            let value = chosen_value(&choice, mover);
             game.play_column(choice.column)
                 .expect("the engine plays legal moves");
             println!(
@@ -102,7 +102,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
             "show" => print!("{}{}", game.board_text(), threat_lines(&game)),
             "hint" => {
                 let choice = player.choose(game.position());
-                let value = chosen_value(&choice);
+                let value = chosen_value(&choice, mover);
                 println!(
                     "hint: {} — {value}; line {}",
                     choice.column,

@@ -131,6 +131,54 @@ fn analyze_json_agrees_with_solving_each_move() {
 }
 
 #[test]
+fn analyze_labels_heuristic_values_as_the_side_to_move_s_and_no_score() {
+    // No move of the empty board is decided in a second: every one shows the range proven and
+    // the heuristic's value, which the legend and the best move's sentence explain.
+    let stdout = stdout_of_success(score4().args(["analyze", "", "--time", "1s", "--tt-size", TT]));
+    assert!(stdout.contains(" move  value for X "), "{stdout}");
+    let rows = stdout
+        .lines()
+        .filter(|line| line.contains(", heuristic ") && !line.contains("best move"))
+        .count();
+    assert_eq!(rows, 16, "{stdout}");
+    assert!(
+        stdout.contains(
+            "\nheuristic: the heuristic search's value for X (the side to move), higher is \
+             better for X: not a score\n"
+        ),
+        "{stdout}"
+    );
+    let best = stdout
+        .lines()
+        .find(|line| line.starts_with("X (first player) to move; best move "))
+        .expect("the best move's line");
+    assert!(best.contains(": unknown, proven -"), "{best}");
+    assert!(
+        best.contains(" for X, not a score; expected line: "),
+        "{best}"
+    );
+    assert!(
+        !stdout.contains("estimate") && !stdout.contains("(-"),
+        "{stdout}"
+    );
+    // JSON keeps the field `estimate`, the same value.
+    let json = stdout_of_success(score4().args([
+        "analyze",
+        "",
+        "--time",
+        "1s",
+        "--tt-size",
+        TT,
+        "--json",
+    ]));
+    let analysis = &json_lines(json.as_bytes())[0];
+    for m in analysis["moves"].as_array().unwrap() {
+        assert_eq!(m["kind"], "unknown", "{m}");
+        assert!(m["estimate"].is_i64(), "{m}");
+    }
+}
+
+#[test]
 fn a_scripted_game_between_two_humans_ends_with_its_record() {
     // X wins on the fourth stone of column 0 ... after hint, show, a bad line and an undo; the
     // second show lists X's opening on top of column 0.
