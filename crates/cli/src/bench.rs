@@ -36,6 +36,45 @@ fn difficulties(args: &BenchArgs) -> Vec<u32> {
     }
 }
 
+/// `--sets`'s default, as main.rs declares it.
+const SETS_DEFAULT: &str = "bench/positions";
+/// The repository's sets, beside the sources this binary was built from.
+const SETS_IN_REPOSITORY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/positions");
+/// `--pons`'s default, as main.rs declares it.
+pub const PONS_DEFAULT: &str = "bench/pons";
+/// The repository's copy of Pons's sets, beside the sources this binary was built from.
+pub const PONS_IN_REPOSITORY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/pons");
+
+/// The directory `--OPTION` names: `given` if it is a directory; when `given` is the option's
+/// `default` (a path relative to the current directory, which holds it only at the
+/// repository's root) and is not one, `in_repository` canonicalised, if that is one. Otherwise
+/// the message says which directories were tried and to pass `--OPTION`.
+pub fn data_directory(
+    given: &Path,
+    default: &str,
+    in_repository: &str,
+    option: &str,
+) -> Result<PathBuf, String> {
+    if given.is_dir() {
+        return Ok(given.to_owned());
+    }
+    if given != Path::new(default) {
+        return Err(format!("--{option} {}: no such directory", given.display()));
+    }
+    if let Ok(found) = Path::new(in_repository).canonicalize() {
+        if found.is_dir() {
+            return Ok(found);
+        }
+    }
+    let here = std::env::current_dir()
+        .map(|dir| format!(" (from {})", dir.display()))
+        .unwrap_or_default();
+    Err(format!(
+        "no such directory: tried {default}{here} and {in_repository} (the repository score4 \
+         was built from); pass --{option} DIR"
+    ))
+}
+
 fn bad_input(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("score4 bench: {message}");
     ExitCode::from(EXIT_BAD_INPUT)
@@ -51,10 +90,14 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         };
         return bad_input(format!("--tt-size: {error}"));
     }
+    let directory = match data_directory(&args.sets, SETS_DEFAULT, SETS_IN_REPOSITORY, "sets") {
+        Ok(directory) => directory,
+        Err(error) => return bad_input(error),
+    };
     // Read every set first: a bad or missing file stops the run before any work is done.
     let mut sets: Vec<(u32, Vec<GameRecord>)> = Vec::new();
     for difficulty in difficulties(&args) {
-        let path = set_path(&args.sets, difficulty);
+        let path = set_path(&directory, difficulty);
         match read_set(&path, args.positions) {
             Ok(games) => sets.push((difficulty, games)),
             Err(error) => return bad_input(error),
@@ -272,4 +315,48 @@ pub fn generate<R: Record>(stones: u32, positions: usize, seed: u64) -> ExitCode
         println!("{game}");
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_default_directory_falls_back_to_the_repository_s_copy() {
+        let repository = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/positions");
+        // The tests run in crates/cli, where the relative default does not exist.
+        assert!(!Path::new(SETS_DEFAULT).exists());
+        let found = data_directory(Path::new(SETS_DEFAULT), SETS_DEFAULT, repository, "sets");
+        assert_eq!(found, Ok(Path::new(repository).canonicalize().unwrap()));
+        let found = data_directory(
+            Path::new(PONS_DEFAULT),
+            PONS_DEFAULT,
+            PONS_IN_REPOSITORY,
+            "pons",
+        );
+        assert!(found.unwrap().join("Test_L3_R1").is_file());
+    }
+
+    #[test]
+    fn a_missing_directory_is_named_with_what_to_pass() {
+        let error = data_directory(
+            Path::new("no/such/sets"),
+            "no/such/sets",
+            "/no/such/repository/sets",
+            "sets",
+        )
+        .unwrap_err();
+        assert!(error.contains("tried no/such/sets (from "), "{error}");
+        assert!(error.contains(" and /no/such/repository/sets "), "{error}");
+        assert!(error.ends_with("; pass --sets DIR"), "{error}");
+        // A directory the user names is never replaced by another.
+        let error = data_directory(
+            Path::new("elsewhere"),
+            SETS_DEFAULT,
+            SETS_IN_REPOSITORY,
+            "sets",
+        )
+        .unwrap_err();
+        assert_eq!(error, "--sets elsewhere: no such directory");
+    }
 }

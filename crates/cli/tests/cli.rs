@@ -635,6 +635,60 @@ fn bench_stops_a_difficulty_at_the_time_limit_and_records_where() {
 }
 
 #[test]
+fn bench_finds_the_committed_sets_from_any_directory() {
+    // Outside the repository the defaults bench/positions and bench/pons do not exist here;
+    // bench falls back to the repository's copies beside the sources it was built from.
+    let elsewhere = scratch("bench-elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let output = score4()
+        .current_dir(&elsewhere)
+        .args([
+            "bench",
+            "--positions",
+            "2",
+            "--difficulty",
+            "40",
+            "--tt-size",
+            TT,
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("2/2"), "{stdout}");
+    let output = score4()
+        .current_dir(&elsewhere)
+        .args(["--game", "classic", "bench", "--pons-set", "Test_L3_R1"])
+        .args(["--positions", "2"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("End-Easy"), "{stdout}");
+    // A directory the user names is not replaced: the error names it.
+    let missing = elsewhere.join("no-such-sets");
+    score4()
+        .current_dir(&elsewhere)
+        .args(["bench", "--positions", "2", "--difficulty", "40", "--sets"])
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "--sets {}: no such directory",
+            missing.display()
+        )));
+    score4()
+        .current_dir(&elsewhere)
+        .args(["--game", "classic", "bench", "--pons", "no-such-pons"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--pons no-such-pons: no such directory",
+        ));
+    std::fs::remove_dir_all(&elsewhere).unwrap();
+}
+
+#[test]
 fn bench_rejects_bad_options_and_files_with_exit_code_2() {
     let cases: [(&[&str], &str); 6] = [
         (&["--threads", "0"], "between 1 and 1024 threads"),
