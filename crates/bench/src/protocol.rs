@@ -34,7 +34,10 @@ pub enum BenchError {
         message: String,
     },
     /// A set holds fewer positions than asked for.
-    #[error("{path}: {available} positions, {asked} asked for")]
+    #[error(
+        "{path}: {}, {asked} asked for",
+        crate::report::count(*.available, "position", "positions")
+    )]
     TooFew {
         /// The set's file.
         path: PathBuf,
@@ -495,5 +498,14 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert!(error.contains(":4: "), "{error}");
         assert!(error.contains("move 5"), "{error}");
+    }
+
+    #[test]
+    fn a_set_too_short_says_how_many_positions_it_has() {
+        let path = std::env::temp_dir().join(format!("score4-short-{}.txt", std::process::id()));
+        std::fs::write(&path, "# header\n0F\n").unwrap();
+        let error = read_set(&path, 2).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(error.ends_with(": 1 position, 2 asked for"), "{error}");
     }
 }

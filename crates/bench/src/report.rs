@@ -53,9 +53,9 @@ pub fn frontier_line(run: &BenchRun) -> String {
     let limit = run.config.time_limit_seconds;
     match run.frontier() {
         Some(difficulty) => format!(
-            "frontier: difficulty {difficulty} (the lowest whose {} positions finished inside \
-             {limit} s, with every higher difficulty run)",
-            run.config.positions
+            "frontier: difficulty {difficulty} (the lowest whose {} finished inside {limit} s, \
+             with every higher difficulty run)",
+            count(run.config.positions, "position", "positions")
         ),
         None => format!("frontier: none (the highest difficulty run did not finish in {limit} s)"),
     }
@@ -126,19 +126,27 @@ pub fn to_positions_csv(run: &BenchRun) -> String {
 pub const HEAVIEST: usize = 10;
 
 /// The sentence about where a difficulty's nodes lie: the share the [`HEAVIEST`] heaviest
-/// solved positions hold, and the heaviest one; `None` when no position was recorded.
+/// solved positions hold, and the heaviest one (with a single solved position, just that
+/// one); `None` when no position was recorded.
 pub fn heaviest_line(result: &DifficultyResult) -> Option<String> {
     let (place, heaviest) = *result.heaviest(1).first()?;
+    let solved = result.positions.len();
+    let share = if solved == 1 {
+        "one solved position".to_owned()
+    } else {
+        format!(
+            "the {} heaviest of {solved} solved positions hold {:.1} % of the nodes; the \
+             heaviest",
+            HEAVIEST.min(solved),
+            100.0 * result.heaviest_share(HEAVIEST),
+        )
+    };
     Some(format!(
-        "d{}: the {} heaviest of {} solved positions hold {:.1} % of the nodes; the heaviest, \
-         place {} ({}), took {} nodes in {:.2} s",
+        "d{}: {share}, place {} ({}), took {} in {:.2} s",
         result.difficulty,
-        HEAVIEST.min(result.positions.len()),
-        result.positions.len(),
-        100.0 * result.heaviest_share(HEAVIEST),
         place + 1,
         heaviest.moves,
-        heaviest.nodes,
+        count(heaviest.nodes as usize, "node", "nodes"),
         heaviest.seconds
     ))
 }
@@ -275,6 +283,14 @@ mod tests {
             line.contains("place 2 (33), took 750 nodes in 2.00 s"),
             "{line}"
         );
+        let mut one = sample().difficulties[0].clone();
+        one.positions.truncate(1);
+        assert_eq!(
+            heaviest_line(&one).unwrap(),
+            "d28: one solved position, place 1 (0F), took 250 nodes in 1.50 s"
+        );
+        one.positions[0].nodes = 1;
+        assert!(heaviest_line(&one).unwrap().contains("took 1 node in"));
         let mut none = sample().difficulties[0].clone();
         none.positions.clear();
         assert_eq!(heaviest_line(&none), None);
@@ -289,6 +305,21 @@ mod tests {
         let back: BenchRun = serde_json::from_value(older).unwrap();
         assert!(back.difficulties[0].positions.is_empty());
         assert_eq!(back.difficulties[0].stopped_at, None);
+    }
+
+    #[test]
+    fn numbers_agree_with_their_nouns() {
+        assert_eq!(count(1, "position", "positions"), "1 position");
+        assert_eq!(count(0, "position", "positions"), "0 positions");
+        assert_eq!(count(2, "thread", "threads"), "2 threads");
+        let mut run = sample();
+        assert!(frontier_line(&run).contains("whose 2 positions finished"));
+        run.config.positions = 1;
+        assert!(
+            frontier_line(&run).contains("whose 1 position finished inside 600 s"),
+            "{}",
+            frontier_line(&run)
+        );
     }
 
     #[test]

@@ -10,6 +10,7 @@ use score4_engine::{
 };
 
 use crate::input::{parse_game, InputError};
+use crate::show::heading;
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
 
 /// An engine with a table of bounds of `bytes` (default: the game's
@@ -252,7 +253,7 @@ pub fn run<R: Record>(args: AnalyzeArgs) -> ExitCode {
         };
         println!("{}", serde_json::to_string(&json).expect("serialisable"));
     } else {
-        println!("{game}  ({} stones)", game.position().stone_count());
+        println!("{}", heading(&game));
         print!("{}", report(&game, &analysis));
         println!(
             "analysed in {seconds:.2} s (budget {})",

@@ -132,14 +132,13 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         difficulties: Vec::new(),
     };
     println!(
-        "score4 bench: {} positions per difficulty, {} s each, table {} {} (near-leaf area {}), \
-         {} thread(s){}",
-        run.config.positions,
+        "score4 bench: {} per difficulty, {} s each, table {} {} (near-leaf area {}), {}{}",
+        count(run.config.positions, "position", "positions"),
         run.config.time_limit_seconds,
         format_bytes(run.config.table_bytes),
         run.config.replacement,
         leaf_area_words(run.config.leaf_area),
-        run.config.threads,
+        count(run.config.threads, "thread", "threads"),
         if run.config.threads == 1 && !run.config.best_first {
             ", no best-first driver"
         } else {
@@ -231,9 +230,15 @@ fn progress_bar(difficulty: u32, positions: usize, limit: Duration) -> ProgressB
         let left = limit.saturating_sub(state.elapsed());
         let _ = write!(out, "{}s left", left.as_secs());
     };
-    let style = ProgressStyle::with_template(
-        "d{prefix} [{bar:32}] {pos}/{len} positions, {msg}, {elapsed} elapsed, {time_left}",
-    )
+    let noun = if positions == 1 {
+        "position"
+    } else {
+        "positions"
+    };
+    let style = ProgressStyle::with_template(&format!(
+        "d{{prefix}} [{{bar:32}}] {{pos}}/{{len}} {noun}, {{msg}}, {{elapsed}} elapsed, \
+         {{time_left}}"
+    ))
     .expect("a valid template")
     .with_key("time_left", time_left)
     .progress_chars("=> ");

@@ -11,6 +11,7 @@
 use std::io::BufRead;
 use std::process::ExitCode;
 
+use score4_bench::report::count;
 use score4_engine::{Choice, Colour, Game, Outcome, Record};
 
 use crate::analyze::{analysis_engine, line_text, ongoing_game, value_sentence};
@@ -125,7 +126,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
                     bad += 1;
                 } else {
                     game = replay(&moves);
-                    println!("undone: {undone} move(s)");
+                    println!("undone: {}", count(undone, "move", "moves"));
                     print!("{}", game.board_text());
                 }
             }

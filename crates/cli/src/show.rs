@@ -37,15 +37,20 @@ pub fn threat_lines<R: Record>(game: &R) -> String {
     lines
 }
 
-/// What `show` prints for `game`: its moves and stones, the board, then who is to move and
-/// the threats, or how the game ended.
-pub fn report<R: Record>(game: &R) -> String {
+/// The line above a drawing of `game`: its moves (or `empty board`) and its stones.
+pub fn heading<R: Record>(game: &R) -> String {
     let stones = count(game.position().stone_count() as usize, "stone", "stones");
-    let mut out = if game.columns_played().is_empty() {
-        format!("empty board  ({stones})\n")
+    if game.columns_played().is_empty() {
+        format!("empty board  ({stones})")
     } else {
-        format!("{game}  ({stones})\n")
-    };
+        format!("{game}  ({stones})")
+    }
+}
+
+/// What `show` prints for `game`: its [`heading`], the board, then who is to move and the
+/// threats, or how the game ended.
+pub fn report<R: Record>(game: &R) -> String {
+    let mut out = format!("{}\n", heading(game));
     out.push_str(&game.board_text());
     match game.outcome() {
         Outcome::Ongoing => {

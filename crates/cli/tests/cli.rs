@@ -635,6 +635,37 @@ fn bench_stops_a_difficulty_at_the_time_limit_and_records_where() {
 }
 
 #[test]
+fn bench_counts_agree_with_their_nouns() {
+    let output = score4()
+        .args([
+            "bench",
+            "--positions",
+            "1",
+            "--difficulty",
+            "48",
+            "--tt-size",
+            TT,
+        ])
+        .arg("--sets")
+        .arg(sets())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("score4 bench: 1 position per difficulty, "),
+        "{stdout}"
+    );
+    assert!(stdout.contains(", 1 thread\n"), "{stdout}");
+    assert!(stdout.contains("whose 1 position finished"), "{stdout}");
+    assert!(
+        stdout.contains("d48: one solved position, place 1 ("),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("(s)"), "{stdout}");
+}
+
+#[test]
 fn bench_finds_the_committed_sets_from_any_directory() {
     // Outside the repository the defaults bench/positions and bench/pons do not exist here;
     // bench falls back to the repository's copies beside the sources it was built from.

@@ -209,7 +209,7 @@ fn check_scripted_game(args: &[&str], script: &str, bad: &str, threats: &str, re
     );
     assert!(stdout.contains("hint: "), "{stdout}");
     assert!(stdout.contains(&format!("\n{threats}\n")), "{stdout}");
-    assert!(stdout.contains("undone: 1 move(s)"), "{stdout}");
+    assert!(stdout.contains("undone: 1 move\n"), "{stdout}");
     assert!(stdout.contains("result: X has won"), "{stdout}");
     assert!(stdout.contains(&format!("record: {record}\n")), "{stdout}");
 }
