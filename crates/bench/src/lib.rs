@@ -2,8 +2,8 @@
 //!
 //! Benchmarking score4 by the report's protocol (docs/RULES.md, "The benchmark protocol"):
 //!
-//! - [`generate`]: positions by random reasonable play, reproducibly from a seed (the committed
-//!   sets `bench/positions/dDD.txt` were made with it);
+//! - [`generate`]: positions by random reasonable play, reproducibly from a seed, for either
+//!   game (the committed sets `bench/positions/dDD.txt` were made with it);
 //! - [`protocol`]: a run per difficulty — fresh table, clock started before its set-up, the
 //!   set's positions solved in order until done or out of time — and the frontier;
 //! - [`report`]: the human table, CSV and JSON of a run;

@@ -34,7 +34,10 @@ pub enum BenchError {
         message: String,
     },
     /// A set holds fewer positions than asked for.
-    #[error("{path}: {available} positions, {asked} asked for")]
+    #[error(
+        "{path}: {}, {asked} asked for",
+        crate::report::count(*.available, "position", "positions")
+    )]
     TooFew {
         /// The set's file.
         path: PathBuf,
@@ -157,9 +160,16 @@ impl DifficultyResult {
         self.nodes as f64 / self.solved.max(1) as f64
     }
 
-    /// Nodes per second over the whole difficulty.
+    /// Seconds of search: [`Self::seconds`] less the table's set-up.
+    pub fn search_seconds(&self) -> f64 {
+        (self.seconds - self.setup_seconds).max(0.0)
+    }
+
+    /// Nodes per second of search: the set-up counts in the protocol's time, but it visits no
+    /// node, so a rate over the total would understate the search's speed (on a large table
+    /// with few positions, by far).
     pub fn nodes_per_second(&self) -> f64 {
-        self.nodes as f64 / self.seconds.max(1e-9)
+        rate(self.nodes, self.search_seconds())
     }
 
     /// Share of table probes that hit.
@@ -230,6 +240,28 @@ pub struct Progress {
     pub nodes: u64,
     /// Time since the difficulty's clock started.
     pub elapsed: Duration,
+    /// Of `elapsed`, the time the table's set-up took.
+    pub setup: Duration,
+}
+
+impl Progress {
+    /// Nodes per second of search so far (the set-up excluded, as in
+    /// [`DifficultyResult::nodes_per_second`]).
+    pub fn nodes_per_second(&self) -> f64 {
+        rate(
+            self.nodes,
+            self.elapsed.saturating_sub(self.setup).as_secs_f64(),
+        )
+    }
+}
+
+/// `nodes` over `seconds`, 0 when no time was measured (rather than an infinite rate).
+fn rate(nodes: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        nodes as f64 / seconds
+    } else {
+        0.0
+    }
 }
 
 /// The path of the committed set of `difficulty` in `directory`: `dDD.txt`.
@@ -303,7 +335,8 @@ pub fn run_difficulty(
         ..Settings::new(Mode::FirstWins, Memory::Table(config.table_bytes))
     };
     let engine = Engine::<Position>::new(settings)?;
-    let setup_seconds = start.elapsed().as_secs_f64();
+    let setup = start.elapsed();
+    let setup_seconds = setup.as_secs_f64();
     let mut total = SearchStats::default();
     let (mut solved, mut wins) = (0, 0);
     let mut positions = Vec::with_capacity(games.len());
@@ -332,6 +365,7 @@ pub fn run_difficulty(
             asked: games.len(),
             nodes: total.nodes,
             elapsed: start.elapsed(),
+            setup,
         });
     }
     let finished = solved == games.len();
@@ -435,6 +469,28 @@ mod tests {
     }
 
     #[test]
+    fn rates_count_the_time_of_search_only() {
+        let result = result(40, true); // 100 nodes in 1 s, 0.25 s of it set-up
+        assert_eq!(result.search_seconds(), 0.75);
+        assert!((result.nodes_per_second() - 100.0 / 0.75).abs() < 1e-9);
+        let progress = Progress {
+            difficulty: 40,
+            solved: 1,
+            asked: 10,
+            nodes: 3_000,
+            elapsed: Duration::from_millis(2_500),
+            setup: Duration::from_millis(2_000),
+        };
+        assert_eq!(progress.nodes_per_second(), 6_000.0);
+        // No time of search yet: no rate, rather than an infinite one.
+        let starting = Progress {
+            elapsed: progress.setup,
+            ..progress
+        };
+        assert_eq!(starting.nodes_per_second(), 0.0);
+    }
+
+    #[test]
     fn a_set_with_a_bad_line_names_the_file_and_line() {
         let path = std::env::temp_dir().join(format!("score4-bench-{}.txt", std::process::id()));
         std::fs::write(&path, "# header\n0F\n\n00000\n").unwrap();
@@ -442,5 +498,14 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert!(error.contains(":4: "), "{error}");
         assert!(error.contains("move 5"), "{error}");
+    }
+
+    #[test]
+    fn a_set_too_short_says_how_many_positions_it_has() {
+        let path = std::env::temp_dir().join(format!("score4-short-{}.txt", std::process::id()));
+        std::fs::write(&path, "# header\n0F\n").unwrap();
+        let error = read_set(&path, 2).unwrap_err().to_string();
+        std::fs::remove_file(&path).unwrap();
+        assert!(error.ends_with(": 1 position, 2 asked for"), "{error}");
     }
 }

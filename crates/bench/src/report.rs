@@ -5,6 +5,11 @@ use std::path::Path;
 
 use crate::protocol::{BenchRun, DifficultyResult};
 
+/// `n` and its noun in agreement: `1 position`, `2 positions`, `0 positions`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The header of the human table (one row per difficulty, see [`table_row`]).
 pub fn table_header() -> String {
     format!(
@@ -21,7 +26,8 @@ pub fn table_header() -> String {
     )
 }
 
-/// One row of the human table. `set-up` is the part of `seconds` the table's set-up took.
+/// One row of the human table. `set-up` is the part of `seconds` the table's set-up took;
+/// `M nodes/s` is over the rest, the seconds of search.
 pub fn table_row(result: &DifficultyResult) -> String {
     format!(
         "{:>10} {:>13} {:>9.2} {:>7.2} {:>11.4} {:>15} {:>14.0} {:>10.2} {:>7.1}%{}",
@@ -47,15 +53,17 @@ pub fn frontier_line(run: &BenchRun) -> String {
     let limit = run.config.time_limit_seconds;
     match run.frontier() {
         Some(difficulty) => format!(
-            "frontier: difficulty {difficulty} (the lowest whose {} positions finished inside \
-             {limit} s, with every higher difficulty run)",
-            run.config.positions
+            "frontier: difficulty {difficulty} (the lowest whose {} finished inside {limit} s, \
+             with every higher difficulty run)",
+            count(run.config.positions, "position", "positions")
         ),
         None => format!("frontier: none (the highest difficulty run did not finish in {limit} s)"),
     }
 }
 
 /// The run as CSV: a header and one row per difficulty, the settings repeated on each row.
+/// `seconds` includes `setup_seconds`; `nodes_per_second` is over the seconds of search (the
+/// difference).
 pub fn to_csv(run: &BenchRun) -> String {
     let mut csv = String::from(
         "label,version,table_bytes,replacement,leaf_area,threads,time_limit_seconds,difficulty,asked,\
@@ -118,19 +126,27 @@ pub fn to_positions_csv(run: &BenchRun) -> String {
 pub const HEAVIEST: usize = 10;
 
 /// The sentence about where a difficulty's nodes lie: the share the [`HEAVIEST`] heaviest
-/// solved positions hold, and the heaviest one; `None` when no position was recorded.
+/// solved positions hold, and the heaviest one (with a single solved position, just that
+/// one); `None` when no position was recorded.
 pub fn heaviest_line(result: &DifficultyResult) -> Option<String> {
     let (place, heaviest) = *result.heaviest(1).first()?;
+    let solved = result.positions.len();
+    let share = if solved == 1 {
+        "one solved position".to_owned()
+    } else {
+        format!(
+            "the {} heaviest of {solved} solved positions hold {:.1} % of the nodes; the \
+             heaviest",
+            HEAVIEST.min(solved),
+            100.0 * result.heaviest_share(HEAVIEST),
+        )
+    };
     Some(format!(
-        "d{}: the {} heaviest of {} solved positions hold {:.1} % of the nodes; the heaviest, \
-         place {} ({}), took {} nodes in {:.2} s",
+        "d{}: {share}, place {} ({}), took {} in {:.2} s",
         result.difficulty,
-        HEAVIEST.min(result.positions.len()),
-        result.positions.len(),
-        100.0 * result.heaviest_share(HEAVIEST),
         place + 1,
         heaviest.moves,
-        heaviest.nodes,
+        count(heaviest.nodes as usize, "node", "nodes"),
         heaviest.seconds
     ))
 }
@@ -267,6 +283,14 @@ mod tests {
             line.contains("place 2 (33), took 750 nodes in 2.00 s"),
             "{line}"
         );
+        let mut one = sample().difficulties[0].clone();
+        one.positions.truncate(1);
+        assert_eq!(
+            heaviest_line(&one).unwrap(),
+            "d28: one solved position, place 1 (0F), took 250 nodes in 1.50 s"
+        );
+        one.positions[0].nodes = 1;
+        assert!(heaviest_line(&one).unwrap().contains("took 1 node in"));
         let mut none = sample().difficulties[0].clone();
         none.positions.clear();
         assert_eq!(heaviest_line(&none), None);
@@ -284,6 +308,21 @@ mod tests {
     }
 
     #[test]
+    fn numbers_agree_with_their_nouns() {
+        assert_eq!(count(1, "position", "positions"), "1 position");
+        assert_eq!(count(0, "position", "positions"), "0 positions");
+        assert_eq!(count(2, "thread", "threads"), "2 threads");
+        let mut run = sample();
+        assert!(frontier_line(&run).contains("whose 2 positions finished"));
+        run.config.positions = 1;
+        assert!(
+            frontier_line(&run).contains("whose 1 position finished inside 600 s"),
+            "{}",
+            frontier_line(&run)
+        );
+    }
+
+    #[test]
     fn rows_show_per_position_figures() {
         let row = table_row(&sample().difficulties[0]);
         assert!(row.contains("2/2"), "{row}");
@@ -293,11 +332,36 @@ mod tests {
     }
 
     #[test]
+    fn the_node_rate_leaves_out_the_set_up() {
+        // The complaint's case: 80,052 nodes in 2.51 s, 2.49 s of them the table's set-up.
+        let mut result = sample().difficulties[0].clone();
+        (result.nodes, result.seconds, result.setup_seconds) = (80_052, 2.51, 2.49);
+        assert!((result.nodes_per_second() - 4_002_600.0).abs() < 1.0);
+        let row = table_row(&result);
+        assert!(row.contains(" 4.00 "), "{row}");
+        assert!(!row.contains(" 0.03 "), "{row}");
+        // The protocol's seconds keep the set-up.
+        assert!(row.contains(" 2.51 "), "{row}");
+        let csv = to_csv(&BenchRun {
+            difficulties: vec![result],
+            ..sample()
+        });
+        let row = csv.lines().nth(1).unwrap();
+        assert!(row.contains(",2.510000,2.490000,"), "{row}");
+        assert!(row.contains(",80052,40026.0,4002600.0,"), "{row}");
+        // The sample: 1000 nodes in 4 s, 0.5 s of set-up.
+        let csv = to_csv(&sample());
+        assert!(csv.contains(",1000,500.0,285.7,"), "{csv}");
+    }
+
+    #[test]
     fn a_run_written_before_the_set_up_was_recorded_still_reads() {
         let json = to_json(&sample()).replace("\"setup_seconds\": 0.5,", "");
         assert!(!json.contains("setup_seconds"));
         let back: BenchRun = serde_json::from_str(&json).unwrap();
         assert_eq!(back.difficulties[0].setup_seconds, 0.0);
         assert_eq!(back.difficulties[0].seconds, 4.0);
+        // With no set-up recorded, the rate is over the whole time, as such runs measured it.
+        assert_eq!(back.difficulties[0].nodes_per_second(), 250.0);
     }
 }

@@ -207,4 +207,20 @@ impl Record for GameRecord {
     fn board_text(&self) -> String {
         GameRecord::position(self).to_string()
     }
+    /// Layers as the drawings label them: `z=0` at the bottom to `z=3` at the top.
+    fn cell_text(cell: Cell) -> String {
+        format!("column {} at z={}", cell.column(), cell.z())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_named_by_column_and_layer_as_drawn() {
+        assert_eq!(GameRecord::cell_text(Cell::new(0, 0, 0)), "column 0 at z=0");
+        assert_eq!(GameRecord::cell_text(Cell::new(3, 1, 1)), "column 7 at z=1");
+        assert_eq!(GameRecord::cell_text(Cell::new(3, 3, 3)), "column F at z=3");
+    }
 }

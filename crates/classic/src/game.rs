@@ -175,4 +175,30 @@ impl Record for ClassicRecord {
     fn board_text(&self) -> String {
         ClassicRecord::position(self).to_string()
     }
+    /// Columns `1`–`7` as Pons writes them, rows `1`–`6` from the bottom (Allis's odd rows are
+    /// the first player's).
+    fn cell_text(cell: Cell) -> String {
+        let row = cell.index() as u32 % crate::geometry::STRIDE + 1;
+        format!(
+            "column {} at row {row}",
+            <ClassicPosition as Game>::column(cell)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_named_by_column_1_to_7_and_row_1_to_6() {
+        let game: ClassicRecord = "4411".parse().unwrap();
+        let cell = |column| game.position().drop_cell(column).unwrap();
+        assert_eq!(ClassicRecord::cell_text(cell(0)), "column 1 at row 3");
+        assert_eq!(ClassicRecord::cell_text(cell(3)), "column 4 at row 3");
+        assert_eq!(ClassicRecord::cell_text(cell(6)), "column 7 at row 1");
+        let full: ClassicRecord = "77777".parse().unwrap();
+        let top = full.position().drop_cell(6).unwrap();
+        assert_eq!(ClassicRecord::cell_text(top), "column 7 at row 6");
+    }
 }

@@ -5,10 +5,12 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use score4_engine::{
-    physical_cores, Analysis, Engine, Game, Memory, Mode, MoveValue, Record, Replacement, Settings,
+    physical_cores, Analysis, Colour, Engine, Game, Memory, Mode, MoveValue, Record, Replacement,
+    Settings,
 };
 
 use crate::input::{parse_game, InputError};
+use crate::show::heading;
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
 
 /// An engine with a table of bounds of `bytes` (default: the game's
@@ -49,32 +51,64 @@ pub fn ongoing_game<R: Record>(command: &str, moves: &str) -> Result<R, ExitCode
     })
 }
 
-/// How a move's value reads in the table.
+/// A score with its sign, as scores are written: `+5`, `0`, `-12`.
+fn signed(score: i32) -> String {
+    if score > 0 {
+        format!("+{score}")
+    } else {
+        score.to_string()
+    }
+}
+
+/// How a move's value reads in the table, for the side to move (every value is): `win +5`,
+/// `draw 0`, `loss -12` when the score is known; `win, proven +1..+19` when only win, draw or
+/// loss is, with the scores still possible; `unknown, proven -20..+19, heuristic -168` when
+/// not even that, with the heuristic search's value if it ran. That value is on the
+/// heuristic's own scale, not a score ([`heuristic_legend`] says so under the table;
+/// [`value_sentence`] says so in a sentence).
 pub fn value_text(value: MoveValue) -> String {
-    let signed = |s: i32| {
-        if s > 0 {
-            format!("+{s}")
-        } else {
-            s.to_string()
-        }
-    };
     match value {
         MoveValue::Exact(s) if s > 0 => format!("win {}", signed(s)),
         MoveValue::Exact(0) => "draw 0".to_owned(),
         MoveValue::Exact(s) => format!("loss {s}"),
         MoveValue::Wdl(wdl, range) => {
             let word = ["loss", "draw", "win"][(wdl + 1) as usize];
-            format!("{word} ({}..{})", signed(range.lower), signed(range.upper))
+            format!(
+                "{word}, proven {}..{}",
+                signed(range.lower),
+                signed(range.upper)
+            )
         }
         MoveValue::Unknown { range, estimate } => {
-            let estimate = estimate.map_or(String::new(), |e| format!(", estimate {e:+}"));
+            let heuristic = estimate.map_or(String::new(), |e| format!(", heuristic {e:+}"));
             format!(
-                "unknown ({}..{}{estimate})",
+                "unknown, proven {}..{}{heuristic}",
                 signed(range.lower),
                 signed(range.upper)
             )
         }
     }
+}
+
+/// [`value_text`] for a sentence of its own, where no legend explains it: a heuristic value
+/// says whose it is and that it is not a score (`heuristic +36 for X, not a score`).
+pub fn value_sentence(value: MoveValue, mover: Colour) -> String {
+    let text = value_text(value);
+    match value {
+        MoveValue::Unknown {
+            estimate: Some(_), ..
+        } => format!("{text} for {}, not a score", mover.symbol()),
+        _ => text,
+    }
+}
+
+/// The line under a table with heuristic values, for the side to move `X` or `O`.
+pub fn heuristic_legend(mover: Colour) -> String {
+    let side = mover.symbol();
+    format!(
+        "heuristic: the heuristic search's value for {side} (the side to move), higher is \
+         better for {side}: not a score"
+    )
 }
 
 /// One move in the JSON output.
@@ -87,8 +121,12 @@ struct JsonMove {
     score: Option<i32>,
     /// Win 1, draw 0, loss -1, when known.
     wdl: Option<i32>,
+    /// The least score proven possible.
     lower: i32,
+    /// The greatest score proven possible.
     upper: i32,
+    /// Only for an unknown move the heuristic search valued: its value for the side to move,
+    /// on the heuristic's scale, not a score (docs/ANALYSIS.md).
     estimate: Option<i32>,
     nodes: u64,
 }
@@ -128,7 +166,8 @@ pub fn line_text<C: std::fmt::Display>(columns: &[C]) -> String {
     columns.iter().map(|c| c.to_string()).collect()
 }
 
-/// The board with the table of moves beside it, then the best move and the variation.
+/// The board with the table of moves beside it (every value for the side to move, as the
+/// header says), a legend when a heuristic value shows, then the best move and the variation.
 pub fn report<R: Record>(game: &R, analysis: &Analysis<<R::Position as Game>::Column>) -> String {
     let board = game.board_text();
     let board_lines: Vec<&str> = board.lines().collect();
@@ -137,11 +176,13 @@ pub fn report<R: Record>(game: &R, analysis: &Analysis<<R::Position as Game>::Co
         .map(|l| l.chars().count())
         .max()
         .unwrap_or(0);
-    let mut table = vec![format!(" {:<5} {:<32} {:>10}", "move", "value", "nodes")];
+    let mover = game.mover();
+    let value_header = format!("value for {}", mover.symbol());
+    let mut table = vec![format!(" {:<5} {value_header:<40} {:>10}", "move", "nodes")];
     for m in &analysis.moves {
         let marker = if m.column == analysis.best { "*" } else { " " };
         table.push(format!(
-            "{}{:<5} {:<32} {:>10}",
+            "{}{:<5} {:<40} {:>10}",
             marker,
             m.column.to_string(),
             value_text(m.value),
@@ -160,11 +201,23 @@ pub fn report<R: Record>(game: &R, analysis: &Analysis<<R::Position as Game>::Co
         .iter()
         .find(|m| m.column == analysis.best)
         .expect("the best move is a move");
+    let estimated = analysis.moves.iter().any(|m| {
+        matches!(
+            m.value,
+            MoveValue::Unknown {
+                estimate: Some(_),
+                ..
+            }
+        )
+    });
+    if estimated {
+        out.push_str(&heuristic_legend(mover));
+        out.push('\n');
+    }
     out.push_str(&format!(
-        "{} to move; best move {} ({}); {} line: {}\n",
-        game.mover(),
+        "{mover} to move; best move {}: {}; {} line: {}\n",
         analysis.best,
-        value_text(best.value),
+        value_sentence(best.value, mover),
         if analysis.proven_variation {
             "proven"
         } else {
@@ -200,7 +253,7 @@ pub fn run<R: Record>(args: AnalyzeArgs) -> ExitCode {
         };
         println!("{}", serde_json::to_string(&json).expect("serialisable"));
     } else {
-        println!("{game}  ({} stones)", game.position().stone_count());
+        println!("{}", heading(&game));
         print!("{}", report(&game, &analysis));
         println!(
             "analysed in {seconds:.2} s (budget {})",
@@ -213,4 +266,98 @@ pub fn run<R: Record>(args: AnalyzeArgs) -> ExitCode {
 /// `duration` to whole milliseconds, for printing.
 fn round(duration: Duration) -> Duration {
     Duration::from_millis(duration.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use score4_board::{Column, GameRecord};
+    use score4_engine::{MoveAnalysis, ScoreRange};
+
+    const UNKNOWN: MoveValue = MoveValue::Unknown {
+        range: ScoreRange {
+            lower: -27,
+            upper: 15,
+        },
+        estimate: Some(36),
+    };
+
+    #[test]
+    fn values_read_flat_with_no_nested_parentheses() {
+        assert_eq!(value_text(MoveValue::Exact(5)), "win +5");
+        assert_eq!(value_text(MoveValue::Exact(0)), "draw 0");
+        assert_eq!(value_text(MoveValue::Exact(-12)), "loss -12");
+        let range = ScoreRange {
+            lower: 1,
+            upper: 19,
+        };
+        assert_eq!(value_text(MoveValue::Wdl(1, range)), "win, proven +1..+19");
+        assert_eq!(
+            value_text(UNKNOWN),
+            "unknown, proven -27..+15, heuristic +36"
+        );
+        let unestimated = MoveValue::Unknown {
+            range,
+            estimate: None,
+        };
+        assert_eq!(value_text(unestimated), "unknown, proven +1..+19");
+        // Alone, a heuristic value says whose it is and that it is no score.
+        assert_eq!(
+            value_sentence(UNKNOWN, Colour::Black),
+            "unknown, proven -27..+15, heuristic +36 for O, not a score"
+        );
+        assert_eq!(
+            value_sentence(unestimated, Colour::Black),
+            value_text(unestimated)
+        );
+        assert_eq!(value_sentence(MoveValue::Exact(5), Colour::White), "win +5");
+    }
+
+    #[test]
+    fn the_report_labels_heuristic_values_for_the_side_to_move() {
+        let game: GameRecord = "0".parse().unwrap();
+        let column = |c| Column::new(c).unwrap();
+        let analysis = Analysis {
+            moves: vec![
+                MoveAnalysis {
+                    column: column(9),
+                    value: UNKNOWN,
+                    nodes: 7,
+                },
+                MoveAnalysis {
+                    column: column(10),
+                    value: MoveValue::Exact(-20),
+                    nodes: 3,
+                },
+            ],
+            best: column(9),
+            principal_variation: vec![column(9), column(1)],
+            proven_variation: false,
+        };
+        let text = report(&game, &analysis);
+        assert!(text.contains(" move  value for O "), "{text}");
+        assert!(
+            text.contains("*9     unknown, proven -27..+15, heuristic +36 "),
+            "{text}"
+        );
+        assert!(
+            text.contains("\nheuristic: the heuristic search's value for O (the side to move)"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "O (second player) to move; best move 9: unknown, proven -27..+15, heuristic \
+                 +36 for O, not a score; expected line: 91\n"
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("(-27"), "{text}");
+        // With no heuristic value in the table, no legend.
+        let proven = Analysis {
+            moves: vec![analysis.moves[1].clone()],
+            best: column(10),
+            ..analysis
+        };
+        assert!(!report(&game, &proven).contains("heuristic"));
+    }
 }

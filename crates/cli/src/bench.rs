@@ -1,6 +1,6 @@
 //! `score4 bench`: the report's benchmark protocol on the committed sets, with a progress bar,
-//! a table per difficulty, CSV / JSON / charts in `--out`; and `score4 bench plot` to draw
-//! several saved runs on one chart.
+//! a table per difficulty, CSV / JSON / charts in `--out`; `score4 bench plot` to draw
+//! several saved runs on one chart; and `score4 gen`, which makes such sets, for either game.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,9 +8,10 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use score4_bench::protocol::{read_set, run_difficulty, set_path};
-use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, Progress};
+use score4_bench::report::count;
+use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, PositionGenerator, Progress};
 use score4_board::GameRecord;
-use score4_engine::{LeafArea, Setting, TableError, TranspositionTable};
+use score4_engine::{LeafArea, Record, Setting, TableError, TranspositionTable};
 
 use crate::size::format_bytes;
 use crate::{BenchArgs, BenchCommand, EXIT_BAD_INPUT};
@@ -35,6 +36,45 @@ fn difficulties(args: &BenchArgs) -> Vec<u32> {
     }
 }
 
+/// `--sets`'s default, as main.rs declares it.
+const SETS_DEFAULT: &str = "bench/positions";
+/// The repository's sets, beside the sources this binary was built from.
+const SETS_IN_REPOSITORY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/positions");
+/// `--pons`'s default, as main.rs declares it.
+pub const PONS_DEFAULT: &str = "bench/pons";
+/// The repository's copy of Pons's sets, beside the sources this binary was built from.
+pub const PONS_IN_REPOSITORY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/pons");
+
+/// The directory `--OPTION` names: `given` if it is a directory; when `given` is the option's
+/// `default` (a path relative to the current directory, which holds it only at the
+/// repository's root) and is not one, `in_repository` canonicalised, if that is one. Otherwise
+/// the message says which directories were tried and to pass `--OPTION`.
+pub fn data_directory(
+    given: &Path,
+    default: &str,
+    in_repository: &str,
+    option: &str,
+) -> Result<PathBuf, String> {
+    if given.is_dir() {
+        return Ok(given.to_owned());
+    }
+    if given != Path::new(default) {
+        return Err(format!("--{option} {}: no such directory", given.display()));
+    }
+    if let Ok(found) = Path::new(in_repository).canonicalize() {
+        if found.is_dir() {
+            return Ok(found);
+        }
+    }
+    let here = std::env::current_dir()
+        .map(|dir| format!(" (from {})", dir.display()))
+        .unwrap_or_default();
+    Err(format!(
+        "no such directory: tried {default}{here} and {in_repository} (the repository score4 \
+         was built from); pass --{option} DIR"
+    ))
+}
+
 fn bad_input(message: impl std::fmt::Display) -> ExitCode {
     eprintln!("score4 bench: {message}");
     ExitCode::from(EXIT_BAD_INPUT)
@@ -50,10 +90,14 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         };
         return bad_input(format!("--tt-size: {error}"));
     }
+    let directory = match data_directory(&args.sets, SETS_DEFAULT, SETS_IN_REPOSITORY, "sets") {
+        Ok(directory) => directory,
+        Err(error) => return bad_input(error),
+    };
     // Read every set first: a bad or missing file stops the run before any work is done.
     let mut sets: Vec<(u32, Vec<GameRecord>)> = Vec::new();
     for difficulty in difficulties(&args) {
-        let path = set_path(&args.sets, difficulty);
+        let path = set_path(&directory, difficulty);
         match read_set(&path, args.positions) {
             Ok(games) => sets.push((difficulty, games)),
             Err(error) => return bad_input(error),
@@ -88,14 +132,13 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         difficulties: Vec::new(),
     };
     println!(
-        "score4 bench: {} positions per difficulty, {} s each, table {} {} (near-leaf area {}), \
-         {} thread(s){}",
-        run.config.positions,
+        "score4 bench: {} per difficulty, {} s each, table {} {} (near-leaf area {}), {}{}",
+        count(run.config.positions, "position", "positions"),
         run.config.time_limit_seconds,
         format_bytes(run.config.table_bytes),
         run.config.replacement,
         leaf_area_words(run.config.leaf_area),
-        run.config.threads,
+        count(run.config.threads, "thread", "threads"),
         if run.config.threads == 1 && !run.config.best_first {
             ", no best-first driver"
         } else {
@@ -106,9 +149,11 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
     for (difficulty, games) in &sets {
         let bar = progress_bar(*difficulty, games.len(), args.time_limit);
         let result = run_difficulty(*difficulty, games, &run.config, |progress: &Progress| {
-            let rate = progress.nodes as f64 / progress.elapsed.as_secs_f64().max(1e-9);
             bar.set_position(progress.solved as u64);
-            bar.set_message(format!("{:.2} M nodes/s", rate / 1e6));
+            bar.set_message(format!(
+                "{:.2} M nodes/s",
+                progress.nodes_per_second() / 1e6
+            ));
         });
         bar.finish_and_clear();
         let result = match result {
@@ -185,9 +230,15 @@ fn progress_bar(difficulty: u32, positions: usize, limit: Duration) -> ProgressB
         let left = limit.saturating_sub(state.elapsed());
         let _ = write!(out, "{}s left", left.as_secs());
     };
-    let style = ProgressStyle::with_template(
-        "d{prefix} [{bar:32}] {pos}/{len} positions, {msg}, {elapsed} elapsed, {time_left}",
-    )
+    let noun = if positions == 1 {
+        "position"
+    } else {
+        "positions"
+    };
+    let style = ProgressStyle::with_template(&format!(
+        "d{{prefix}} [{{bar:32}}] {{pos}}/{{len}} {noun}, {{msg}}, {{elapsed}} elapsed, \
+         {{time_left}}"
+    ))
     .expect("a valid template")
     .with_key("time_left", time_left)
     .progress_chars("=> ");
@@ -241,5 +292,76 @@ fn leaf_area_words(leaf_area: LeafArea) -> String {
     match leaf_area {
         LeafArea::Bytes(bytes) => format_bytes(bytes),
         other => other.to_string(),
+    }
+}
+
+/// Runs `score4 gen`: a header of two `#` lines recording the command, then `count` positions
+/// of `stones` stones of the game of `R` by random reasonable play from `seed`, one per line.
+pub fn generate<R: Record>(stones: u32, positions: usize, seed: u64) -> ExitCode {
+    let most = PositionGenerator::<R>::MAX_STONES;
+    if stones > most {
+        eprintln!(
+            "{} gen: --stones {stones}: a position to solve holds at most {} (one cell stays \
+             empty)",
+            R::COMMAND,
+            count(most as usize, "stone", "stones")
+        );
+        return ExitCode::from(EXIT_BAD_INPUT);
+    }
+    println!(
+        "# {} gen --stones {stones} --count {positions} --seed {seed}",
+        R::COMMAND
+    );
+    println!(
+        "# random reasonable play (docs/RULES.md), {}, seed {seed}",
+        count(stones as usize, "stone", "stones")
+    );
+    for game in PositionGenerator::<R>::for_game(stones, seed).take(positions) {
+        println!("{game}");
+    }
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_default_directory_falls_back_to_the_repository_s_copy() {
+        let repository = concat!(env!("CARGO_MANIFEST_DIR"), "/../../bench/positions");
+        // The tests run in crates/cli, where the relative default does not exist.
+        assert!(!Path::new(SETS_DEFAULT).exists());
+        let found = data_directory(Path::new(SETS_DEFAULT), SETS_DEFAULT, repository, "sets");
+        assert_eq!(found, Ok(Path::new(repository).canonicalize().unwrap()));
+        let found = data_directory(
+            Path::new(PONS_DEFAULT),
+            PONS_DEFAULT,
+            PONS_IN_REPOSITORY,
+            "pons",
+        );
+        assert!(found.unwrap().join("Test_L3_R1").is_file());
+    }
+
+    #[test]
+    fn a_missing_directory_is_named_with_what_to_pass() {
+        let error = data_directory(
+            Path::new("no/such/sets"),
+            "no/such/sets",
+            "/no/such/repository/sets",
+            "sets",
+        )
+        .unwrap_err();
+        assert!(error.contains("tried no/such/sets (from "), "{error}");
+        assert!(error.contains(" and /no/such/repository/sets "), "{error}");
+        assert!(error.ends_with("; pass --sets DIR"), "{error}");
+        // A directory the user names is never replaced by another.
+        let error = data_directory(
+            Path::new("elsewhere"),
+            SETS_DEFAULT,
+            SETS_IN_REPOSITORY,
+            "sets",
+        )
+        .unwrap_err();
+        assert_eq!(error, "--sets elsewhere: no such directory");
     }
 }

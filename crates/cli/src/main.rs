@@ -447,23 +447,22 @@ fn main() -> ExitCode {
         },
         Command::Bench(args) if game == GameKind::Space => bench::run(args),
         Command::Bench(args) if args.command.is_none() => pons::bench(args),
-        Command::Show { moves } if game == GameKind::Space => show::run(&moves),
+        Command::Show { moves } => match game {
+            GameKind::Space => show::run::<GameRecord>(&moves),
+            GameKind::Classic => show::run::<ClassicRecord>(&moves),
+        },
         Command::Gen {
             stones,
             count,
             seed,
-        } if game == GameKind::Space => {
-            println!("# score4 gen --stones {stones} --count {count} --seed {seed}");
-            println!("# random reasonable play (docs/RULES.md), {stones} stones, seed {seed}");
-            for game in score4_bench::PositionGenerator::new(stones, seed).take(count) {
-                println!("{game}");
-            }
-            ExitCode::SUCCESS
-        }
+        } => match game {
+            GameKind::Space => bench::generate::<GameRecord>(stones, count, seed),
+            GameKind::Classic => bench::generate::<ClassicRecord>(stones, count, seed),
+        },
         _ => {
             eprintln!(
-                "score4 --game classic: solve, bench, analyze and play are available for \
-                 the classic game (not show, gen or the bench's sub-commands)"
+                "score4 --game classic bench plot: bench plot draws saved runs of the 3-D \
+                 protocol (bench.json); run it without --game classic"
             );
             ExitCode::from(EXIT_BAD_INPUT)
         }

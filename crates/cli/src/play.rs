@@ -4,16 +4,18 @@
 //!
 //! On a human's turn a line is a move (one column digit), `undo` (back to this player's
 //! previous turn), `hint` (the engine's choice for this player, with its value), `show` (the
-//! board), or `quit`; the end of the input quits too. A bad line is reported with its number
+//! board and each side's openings and threats, as `score4 show` lists them), or `quit`; the end of the input quits too. A bad line is reported with its number
 //! and the game goes on; the exit code is then 2 at the end. The game record is printed last,
 //! in the notation that `solve` and `analyze` read.
 
 use std::io::BufRead;
 use std::process::ExitCode;
 
+use score4_bench::report::count;
 use score4_engine::{Choice, Colour, Game, Outcome, Record};
 
-use crate::analyze::{analysis_engine, line_text, ongoing_game, value_text};
+use crate::analyze::{analysis_engine, line_text, ongoing_game, value_sentence};
+use crate::show::threat_lines;
 use crate::{Humans, PlayArgs, EXIT_BAD_INPUT};
 
 /// Whether `colour` is played by a human.
@@ -26,14 +28,14 @@ fn is_human(humans: Humans, colour: Colour) -> bool {
     }
 }
 
-/// How the analysis values the move the engine chose.
-fn chosen_value<C: Eq>(choice: &Choice<C>) -> String {
+/// How the analysis values the move the engine chose for `mover`.
+fn chosen_value<C: Eq>(choice: &Choice<C>, mover: Colour) -> String {
     choice
         .analysis
         .moves
         .iter()
         .find(|m| m.column == choice.column)
-        .map(|m| value_text(m.value))
+        .map(|m| value_sentence(m.value, mover))
         .unwrap_or_default()
 }
 
@@ -69,7 +71,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
         let mover = game.mover();
         if !is_human(args.human, mover) {
             let choice = player.choose(game.position());
-            let value = chosen_value(&choice);
+            let value = chosen_value(&choice, mover);
             game.play_column(choice.column)
                 .expect("the engine plays legal moves");
             println!(
@@ -98,10 +100,10 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
         match command.to_ascii_lowercase().as_str() {
             "" => {}
             "quit" | "q" | "exit" => break 'game,
-            "show" => print!("{}", game.board_text()),
+            "show" => print!("{}{}", game.board_text(), threat_lines(&game)),
             "hint" => {
                 let choice = player.choose(game.position());
-                let value = chosen_value(&choice);
+                let value = chosen_value(&choice, mover);
                 println!(
                     "hint: {} — {value}; line {}",
                     choice.column,
@@ -124,7 +126,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
                     bad += 1;
                 } else {
                     game = replay(&moves);
-                    println!("undone: {undone} move(s)");
+                    println!("undone: {}", count(undone, "move", "moves"));
                     print!("{}", game.board_text());
                 }
             }

@@ -8,6 +8,7 @@ use score4_bench::pons::{read_set, run_set, PonsSolver, PonsTable, PONS_SETS};
 use score4_bench::BenchError;
 use score4_engine::{Record, Setting};
 
+use crate::bench::{data_directory, PONS_DEFAULT, PONS_IN_REPOSITORY};
 use crate::{BenchArgs, EXIT_BAD_INPUT};
 
 /// Runs `score4 --game classic bench`.
@@ -33,6 +34,13 @@ pub fn bench(args: BenchArgs) -> ExitCode {
         );
         return ExitCode::from(EXIT_BAD_INPUT);
     }
+    let directory = match data_directory(&args.pons, PONS_DEFAULT, PONS_IN_REPOSITORY, "pons") {
+        Ok(directory) => directory,
+        Err(error) => {
+            eprintln!("{COMMAND}: {error}");
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
     let solvers = [PonsSolver::Weak, PonsSolver::Strong]
         .into_iter()
         .filter(|solver| {
@@ -54,7 +62,7 @@ pub fn bench(args: BenchArgs) -> ExitCode {
     );
     let mut rows = Vec::new();
     for (file, name) in sets {
-        let positions = match read_set(&args.pons.join(file), args.skip, args.positions) {
+        let positions = match read_set(&directory.join(file), args.skip, args.positions) {
             Ok(positions) => positions,
             Err(error) => {
                 eprintln!("{COMMAND}: {error}");

@@ -394,7 +394,18 @@ fn show_draws_the_position_and_its_openings() {
             "X · · O  · · · ·  · · · ·  · · · ·  0 1 2 3",
         ))
         .stdout(predicate::str::contains("X (first player) to move"))
-        .stdout(predicate::str::contains("O: openings column 7 layer 1"));
+        .stdout(predicate::str::contains(
+            "O: openings column 7 at z=0; other threats none",
+        ));
+    // Layers are numbered as the drawing labels them: the top one is z=3.
+    score4()
+        .args(["show", "012301230123"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "X: openings column 0 at z=3, column 2 at z=3; other threats none\n\
+             O: openings column 1 at z=3, column 3 at z=3; other threats none\n",
+        ));
     score4()
         .args(["show", "0102030"])
         .assert()
@@ -405,6 +416,35 @@ fn show_draws_the_position_and_its_openings() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("move 3: '-' is not a column"));
+}
+
+#[test]
+fn show_draws_a_classic_position_in_its_own_terms() {
+    // X has three in row 1 (columns 4-6) and O three above them: X's openings are columns 3
+    // and 7 of row 1, O's threats the cells above those, in row 2.
+    score4()
+        .args(["--game", "classic", "show", "445566"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("445566  (6 stones)\n"))
+        .stdout(predicate::str::contains("· · · X X X ·\n1 2 3 4 5 6 7\n"))
+        .stdout(predicate::str::contains(
+            "X (first player) to move\n\
+             X: openings column 3 at row 1, column 7 at row 1; other threats none\n\
+             O: openings none; other threats column 3 at row 2, column 7 at row 2\n",
+        ));
+    score4()
+        .args(["--game", "classic", "show", "4455667"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("X has won"));
+    score4()
+        .args(["--game", "classic", "show", "1111111"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "score4 --game classic show: move 7: column 1 is full",
+        ));
 }
 
 #[test]
@@ -424,6 +464,44 @@ fn gen_is_reproducible_and_writes_a_header() {
     let positions: Vec<&str> = first.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(positions.len(), 25);
     assert!(positions.iter().all(|p| p.len() == 30));
+}
+
+#[test]
+fn gen_makes_classic_positions_too_and_refuses_a_full_board() {
+    let run = |seed: &str| {
+        let output = score4()
+            .args([
+                "--game", "classic", "gen", "--stones", "20", "--count", "25",
+            ])
+            .args(["--seed", seed])
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let first = run("9");
+    assert_eq!(first, run("9"));
+    assert_ne!(first, run("10"));
+    assert!(first.starts_with("# score4 --game classic gen --stones 20 --count 25 --seed 9\n"));
+    let positions: Vec<&str> = first.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(positions.len(), 25);
+    for moves in positions {
+        let game: score4_classic::ClassicRecord = moves.parse().unwrap();
+        assert_eq!(game.position().count(), 20, "{moves}");
+        assert!(!game.is_over(), "{moves}");
+    }
+    score4()
+        .args(["--game", "classic", "gen", "--stones", "42"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("at most 41 stones"));
+    // Every other command runs for the classic game too but `bench plot`, which draws the
+    // 3-D protocol's runs.
+    score4()
+        .args(["--game", "classic", "bench", "plot", "run.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("runs of the 3-D protocol"));
 }
 
 /// A fresh directory under the target directory (no extra crate for temporary files).
@@ -564,6 +642,91 @@ fn bench_stops_a_difficulty_at_the_time_limit_and_records_where() {
     let games = score4_bench::protocol::read_set(&sets().join("d20.txt"), solved + 1).unwrap();
     assert_eq!(difficulty["stopped_at"], games[solved].to_string());
     std::fs::remove_dir_all(&out).unwrap();
+}
+
+#[test]
+fn bench_counts_agree_with_their_nouns() {
+    let output = score4()
+        .args([
+            "bench",
+            "--positions",
+            "1",
+            "--difficulty",
+            "48",
+            "--tt-size",
+            TT,
+        ])
+        .arg("--sets")
+        .arg(sets())
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("score4 bench: 1 position per difficulty, "),
+        "{stdout}"
+    );
+    assert!(stdout.contains(", 1 thread\n"), "{stdout}");
+    assert!(stdout.contains("whose 1 position finished"), "{stdout}");
+    assert!(
+        stdout.contains("d48: one solved position, place 1 ("),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("(s)"), "{stdout}");
+}
+
+#[test]
+fn bench_finds_the_committed_sets_from_any_directory() {
+    // Outside the repository the defaults bench/positions and bench/pons do not exist here;
+    // bench falls back to the repository's copies beside the sources it was built from.
+    let elsewhere = scratch("bench-elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let output = score4()
+        .current_dir(&elsewhere)
+        .args([
+            "bench",
+            "--positions",
+            "2",
+            "--difficulty",
+            "40",
+            "--tt-size",
+            TT,
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("2/2"), "{stdout}");
+    let output = score4()
+        .current_dir(&elsewhere)
+        .args(["--game", "classic", "bench", "--pons-set", "Test_L3_R1"])
+        .args(["--positions", "2"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(stdout.contains("End-Easy"), "{stdout}");
+    // A directory the user names is not replaced: the error names it.
+    let missing = elsewhere.join("no-such-sets");
+    score4()
+        .current_dir(&elsewhere)
+        .args(["bench", "--positions", "2", "--difficulty", "40", "--sets"])
+        .arg(&missing)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(format!(
+            "--sets {}: no such directory",
+            missing.display()
+        )));
+    score4()
+        .current_dir(&elsewhere)
+        .args(["--game", "classic", "bench", "--pons", "no-such-pons"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--pons no-such-pons: no such directory",
+        ));
+    std::fs::remove_dir_all(&elsewhere).unwrap();
 }
 
 #[test]

@@ -131,9 +131,58 @@ fn analyze_json_agrees_with_solving_each_move() {
 }
 
 #[test]
+fn analyze_labels_heuristic_values_as_the_side_to_move_s_and_no_score() {
+    // No move of the empty board is decided in a second: every one shows the range proven and
+    // the heuristic's value, which the legend and the best move's sentence explain.
+    let stdout = stdout_of_success(score4().args(["analyze", "", "--time", "1s", "--tt-size", TT]));
+    assert!(stdout.contains(" move  value for X "), "{stdout}");
+    let rows = stdout
+        .lines()
+        .filter(|line| line.contains(", heuristic ") && !line.contains("best move"))
+        .count();
+    assert_eq!(rows, 16, "{stdout}");
+    assert!(
+        stdout.contains(
+            "\nheuristic: the heuristic search's value for X (the side to move), higher is \
+             better for X: not a score\n"
+        ),
+        "{stdout}"
+    );
+    let best = stdout
+        .lines()
+        .find(|line| line.starts_with("X (first player) to move; best move "))
+        .expect("the best move's line");
+    assert!(best.contains(": unknown, proven -"), "{best}");
+    assert!(
+        best.contains(" for X, not a score; expected line: "),
+        "{best}"
+    );
+    assert!(
+        !stdout.contains("estimate") && !stdout.contains("(-"),
+        "{stdout}"
+    );
+    // JSON keeps the field `estimate`, the same value.
+    let json = stdout_of_success(score4().args([
+        "analyze",
+        "",
+        "--time",
+        "1s",
+        "--tt-size",
+        TT,
+        "--json",
+    ]));
+    let analysis = &json_lines(json.as_bytes())[0];
+    for m in analysis["moves"].as_array().unwrap() {
+        assert_eq!(m["kind"], "unknown", "{m}");
+        assert!(m["estimate"].is_i64(), "{m}");
+    }
+}
+
+#[test]
 fn a_scripted_game_between_two_humans_ends_with_its_record() {
-    // X wins on the fourth stone of column 0 ... after hint, show, a bad line and an undo.
-    let script = "0\n1\nhint\n0\nshow\n7\nundo\n2\n0\nZZ\n3\n0\n";
+    // X wins on the fourth stone of column 0 ... after hint, show, a bad line and an undo; the
+    // second show lists X's opening on top of column 0.
+    let script = "0\n1\nhint\n0\nshow\n7\nundo\n2\n0\nZZ\nshow\n3\n0\n";
     let args = [
         "play",
         "--human",
@@ -143,12 +192,13 @@ fn a_scripted_game_between_two_humans_ends_with_its_record() {
         "--tt-size",
         TT,
     ];
-    check_scripted_game(&args, script, "ZZ", "0102030");
+    let opening = "X: openings column 0 at z=3; other threats none";
+    check_scripted_game(&args, script, "ZZ", opening, "0102030");
 }
 
-/// Runs `play` with `args` on `script`: line 10 is bad (`bad` in the message), a hint is given
-/// and one move undone, X wins, and the record is `record`.
-fn check_scripted_game(args: &[&str], script: &str, bad: &str, record: &str) {
+/// Runs `play` with `args` on `script`: line 10 is bad (`bad` in the message), a hint is given,
+/// one move undone and a `show` lists the line `threats`, X wins, and the record is `record`.
+fn check_scripted_game(args: &[&str], script: &str, bad: &str, threats: &str, record: &str) {
     let output = score4().args(args).write_stdin(script).output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -158,7 +208,8 @@ fn check_scripted_game(args: &[&str], script: &str, bad: &str, record: &str) {
         "{stderr}"
     );
     assert!(stdout.contains("hint: "), "{stdout}");
-    assert!(stdout.contains("undone: 1 move(s)"), "{stdout}");
+    assert!(stdout.contains(&format!("\n{threats}\n")), "{stdout}");
+    assert!(stdout.contains("undone: 1 move\n"), "{stdout}");
     assert!(stdout.contains("result: X has won"), "{stdout}");
     assert!(stdout.contains(&format!("record: {record}\n")), "{stdout}");
 }
@@ -338,12 +389,14 @@ fn the_classic_game_is_analysed_and_played() {
     let chosen = moves.iter().find(|m| m["column"] == analysis["best"]);
     assert_eq!(chosen.unwrap()["score"], 0);
 
-    // Two humans: X wins in column 1 after a hint, a show, a bad line and an undo.
-    let script = "1\n2\n1\nhint\n2\nshow\n7\nundo\n1\n9\n2\n1\n";
+    // Two humans: X wins in column 1 after a hint, a show, a bad line and an undo; the second
+    // show lists X's opening on top of column 1.
+    let script = "1\n2\n1\nhint\n2\nshow\n7\nundo\n1\n9\nshow\n2\n1\n";
     let args = [
         "--game", "classic", "play", "--human", "both", "--time", "100ms",
     ];
-    check_scripted_game(&args, script, "column (1-7)", "1212121");
+    let opening = "X: openings column 1 at row 4; other threats none";
+    check_scripted_game(&args, script, "column (1-7)", opening, "1212121");
 
     // score4 against itself from an End-Easy position plays to a legal end.
     let stdout = stdout_of_success(score4().args([

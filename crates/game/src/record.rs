@@ -4,7 +4,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{Colour, Game, Outcome};
+use crate::{Cell, Colour, Game, Outcome};
 
 /// A game record: the moves played from the empty board and the position they reach.
 ///
@@ -44,4 +44,8 @@ pub trait Record:
     }
     /// The board drawn for the terminal.
     fn board_text(&self) -> String;
+    /// How messages name `cell`, a cell of the board: its column as moves write it and its
+    /// height as the game's drawings and docs count it (the 3-D game: `column 7 at z=1`; the
+    /// classic game: `column 4 at row 2`).
+    fn cell_text(cell: Cell) -> String;
 }
