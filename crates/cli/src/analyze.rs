@@ -9,6 +9,7 @@ use score4_engine::{
     Settings,
 };
 
+use crate::engine_error::{explain_engine_error, Purpose};
 use crate::input::{parse_game, InputError};
 use crate::show::heading;
 use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
@@ -21,19 +22,14 @@ pub fn analysis_engine<R: Record>(
     bytes: Option<u64>,
     replacement: Replacement,
 ) -> Result<Engine<R::Position>, ExitCode> {
+    let command = format!("{} {command}", R::COMMAND);
     let bytes = bytes.unwrap_or(R::DEFAULT_TABLE_BYTES);
     let settings = Settings {
         replacement,
         ..Settings::new(Mode::Exact, Memory::Table(bytes)).threads(physical_cores())
     };
-    Engine::new(settings).map_err(|error| {
-        eprintln!("{} {command}: --tt-size: {error}", R::COMMAND);
-        if error.is_bad_input() {
-            ExitCode::from(EXIT_BAD_INPUT)
-        } else {
-            ExitCode::FAILURE
-        }
-    })
+    Engine::new(settings.clone())
+        .map_err(|error| explain_engine_error(&command, &error, &settings, Purpose::Analysis))
 }
 
 /// The game to analyse or play from, or the message and exit code for the user: it must be

@@ -17,10 +17,24 @@ pub fn option_of(setting: Setting) -> &'static str {
     }
 }
 
+/// What the engine was for, which decides how a message names its mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// `solve`, whose mode is an option.
+    Solve,
+    /// `analyze` and `play`, which always keep bounds (the exact mode's table).
+    Analysis,
+}
+
 /// Prints why the engine for `settings` could not be made, after `command`, and gives the exit
 /// code: [`EXIT_BAD_INPUT`] for an impossible option, 1 when the system refused the memory.
-pub fn explain_engine_error(command: &str, error: &EngineError, settings: &Settings) -> ExitCode {
-    eprintln!("{command}: {}", engine_error_text(error, settings));
+pub fn explain_engine_error(
+    command: &str,
+    error: &EngineError,
+    settings: &Settings,
+    purpose: Purpose,
+) -> ExitCode {
+    eprintln!("{command}: {}", engine_error_text(error, settings, purpose));
     if error.is_bad_input() {
         ExitCode::from(EXIT_BAD_INPUT)
     } else {
@@ -29,7 +43,7 @@ pub fn explain_engine_error(command: &str, error: &EngineError, settings: &Setti
 }
 
 /// The message for [`explain_engine_error`].
-pub fn engine_error_text(error: &EngineError, settings: &Settings) -> String {
+pub fn engine_error_text(error: &EngineError, settings: &Settings, purpose: Purpose) -> String {
     let EngineError::Table {
         setting,
         mode,
@@ -38,6 +52,10 @@ pub fn engine_error_text(error: &EngineError, settings: &Settings) -> String {
         smallest,
     } = error;
     let option = option_of(*setting);
+    let for_what = match purpose {
+        Purpose::Solve => format!("--mode {mode}"),
+        Purpose::Analysis => "analysis".to_owned(),
+    };
     let (asked, table) = match settings.memory {
         Memory::Budget(bytes) | Memory::Table(bytes) => (bytes, settings.memory.split(*threads).0),
     };
@@ -56,7 +74,7 @@ pub fn engine_error_text(error: &EngineError, settings: &Settings) -> String {
                 score4_engine::Format::Bounds => "two-word entries of bounds",
             };
             let mut text = format!(
-                "{option} {} is too small for --mode {mode}{share}: its {entries} need a table \
+                "{option} {} is too small for {for_what}{share}: its {entries} need a table \
                  of at least {} with --replacement {} to keep every key exact",
                 format_bytes(asked),
                 format_minimum(*minimum),
@@ -77,7 +95,7 @@ pub fn engine_error_text(error: &EngineError, settings: &Settings) -> String {
                     text += &format!(", or {}", others.join(", or "));
                 }
             }
-            if *mode != score4_engine::Mode::FirstWins {
+            if *mode != score4_engine::Mode::FirstWins && purpose == Purpose::Solve {
                 text += " (--mode first-wins needs far less)";
             }
             text
@@ -91,11 +109,11 @@ pub fn engine_error_text(error: &EngineError, settings: &Settings) -> String {
             main_minimum,
             ..
         } => format!(
-            "{option}: {error} (--mode {mode}): use --leaf-area {}MiB or more in a table of at \
+            "{option}: {error} ({for_what}): use --leaf-area {}MiB or more in a table of at \
              least {} in all, or --leaf-area auto or off",
             leaf_minimum.div_ceil(1 << 20),
             format_minimum(leaf_minimum + main_minimum),
         ),
-        _ => format!("{option}: {error} (--mode {mode})"),
+        _ => format!("{option}: {error} ({for_what})"),
     }
 }

@@ -69,7 +69,7 @@ enum Command {
     /// Every legal move's value, the best move and a principal variation.
     ///
     /// Each move is solved for its exact score within the time; what is not finished shows
-    /// as win/draw/loss, or as the range proven and a heuristic estimate.
+    /// as win/draw/loss, or as the range proven and a heuristic value (not a score).
     Analyze(AnalyzeArgs),
     /// Play a game in the terminal: a human against score4, score4 against itself, or two
     /// humans.
@@ -293,10 +293,12 @@ pub struct BenchArgs {
     /// Name of the run in charts (default: version, scheme and table size).
     #[arg(long)]
     label: Option<String>,
-    /// Directory of the benchmark sets dDD.txt.
+    /// Directory of the benchmark sets dDD.txt (by default bench/positions of the current
+    /// directory, else of the source tree the binary was built from).
     #[arg(long, default_value = "bench/positions")]
     sets: PathBuf,
-    /// With --game classic: directory of Pons's test sets (Test_L3_R1 ... Test_L1_R3).
+    /// With --game classic: directory of Pons's test sets (Test_L3_R1 ... Test_L1_R3; by default
+    /// bench/pons of the current directory, else of the source tree the binary was built from).
     #[arg(long, default_value = "bench/pons")]
     pons: PathBuf,
     /// With --game classic: run only this one of Pons's sets (e.g. Test_L2_R2).

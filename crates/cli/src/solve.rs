@@ -13,12 +13,13 @@ use score4_engine::{
     TranspositionTable,
 };
 
-use crate::engine_error::explain_engine_error;
+use crate::engine_error::{explain_engine_error, Purpose};
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::progress::{Heartbeat, ProgressMode, Reporter};
 use crate::signals::{signal_name, StopSignals};
 use crate::size::format_bytes;
 use crate::{MemoryChoice, SolveArgs};
+use score4_bench::report::count;
 
 /// One JSON line per position (docs/RULES.md, "The JSON line").
 #[derive(serde::Serialize)]
@@ -308,7 +309,7 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
     let mode = settings.mode;
     let engine = match Engine::<R::Position>::new(settings.clone()) {
         Ok(engine) => engine,
-        Err(error) => return explain_engine_error(&command, &error, &settings),
+        Err(error) => return explain_engine_error(&command, &error, &settings, Purpose::Solve),
     };
     let signals = StopSignals::catch(&command, engine.stop_handle());
     let threads = engine.settings().threads;
@@ -507,9 +508,9 @@ fn evaluate<G: Game>(
     })
 }
 
-/// `count` and `noun`, the noun plural unless the count is one.
-fn counted(count: u64, noun: &str) -> String {
-    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
+/// `n` and `noun`, the noun plural unless `n` is one.
+fn counted(n: u64, noun: &str) -> String {
+    count(n as usize, noun, &format!("{noun}s"))
 }
 
 /// The summary line of a run.
@@ -574,14 +575,13 @@ fn summary<G: Game>(
     let stats = &totals.stats;
     let searching = totals.searching;
     format!(
-        "{rows} solved{cleared} ({values}){unknown}, {} bad; {game}mode {mode}; {workers}; {}; {} nodes \
-         in {searching:.3} s of search ({:.2} M nodes/s, {:.0} nodes per {searched_rows}), \
+        "{rows} solved{cleared} ({values}){unknown}, {} bad; {game}mode {mode}; {workers}; {}; {} \
+         in {searching:.3} s of search ({:.2} M nodes/s, {:.0} per {searched_rows}), \
          {seconds:.3} s in all with the table's set-up ({set_up:.3} s); table {} {} ({} \
-         of S = {} buckets, k = {}, {}, huge pages {}): {} probes, {:.1}% hits, {} stores, {} \
-         replacements",
+         of S = {} buckets, k = {}, {}, huge pages {}): {}, {:.1}% hits, {}, {}",
         totals.bad,
         choices.memory,
-        stats.nodes,
+        counted(stats.nodes, "node"),
         stats.nodes as f64 / searching.max(1e-9) / 1e6,
         stats.nodes as f64 / totals.searched.max(1) as f64,
         format_bytes(table.bytes()),
@@ -591,10 +591,10 @@ fn summary<G: Game>(
         table.key_bits(),
         describe_leaf_area(table),
         if table.huge_pages() { "on" } else { "off" },
-        stats.table.probes,
+        counted(stats.table.probes, "probe"),
         100.0 * stats.table.hit_rate(),
-        stats.table.stores,
-        stats.table.replacements,
+        counted(stats.table.stores, "store"),
+        counted(stats.table.replacements, "replacement"),
     )
 }
 

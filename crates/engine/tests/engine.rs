@@ -152,7 +152,11 @@ fn a_memory_too_small_names_the_smallest_that_works_with_each_replacement_scheme
             panic!("{memory:?} is too small for a table of bounds");
         };
         assert_eq!(smallest.len(), 3, "{smallest:?}");
-        assert_eq!(smallest[0].0, Replacement::TwoBig, "the scheme asked for comes first");
+        assert_eq!(
+            smallest[0].0,
+            Replacement::TwoBig,
+            "the scheme asked for comes first"
+        );
         for (replacement, bytes) in smallest {
             let with = |bytes: u64| {
                 let memory = match memory {
@@ -165,7 +169,10 @@ fn a_memory_too_small_names_the_smallest_that_works_with_each_replacement_scheme
                     ..settings.clone()
                 }
             };
-            assert!(Engine::<Position>::new(with(bytes)).is_ok(), "{replacement} {bytes}");
+            assert!(
+                Engine::<Position>::new(with(bytes)).is_ok(),
+                "{replacement} {bytes}"
+            );
             assert!(Engine::<Position>::new(with(bytes - (1 << 20))).is_err());
         }
     }
