@@ -8,10 +8,12 @@ mod input;
 mod play;
 mod pons;
 mod progress;
+mod prove;
 mod show;
 mod signals;
 mod size;
 mod solve;
+mod store_command;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,6 +79,17 @@ enum Command {
     /// On a human's turn, type a column (0-9, A-F), undo, hint, show or quit. Input may be
     /// piped in (one command per line); the game record is printed at the end.
     Play(PlayArgs),
+    /// Prove whether the first player wins a position, in a run that survives crashes and
+    /// resumes: every position settled goes to a store (an SQLite file) about once a second.
+    ///
+    /// Running the same command again (after Ctrl-C, a kill, a reboot) resumes from the store:
+    /// nothing settled before is searched again. A job searched longer than --checkpoint is
+    /// split into its children, so that a kill loses at most that much work per thread.
+    /// docs/STORE.md describes the store.
+    Prove(ProveArgs),
+    /// What a store of `score4 prove` holds: status, export, merge.
+    #[command(subcommand)]
+    Store(StoreCommand),
     /// Draw a position, say whose move it is, and list threats and openings.
     Show {
         /// The moves that reach the position, e.g. 0FC3484B7.
@@ -176,6 +189,64 @@ pub struct SolveArgs {
     /// the answers are the same, the nodes differ: docs/DECISIONS.md).
     #[arg(long)]
     no_best_first: bool,
+}
+
+/// Options of `score4 prove`.
+#[derive(clap::Args)]
+pub struct ProveArgs {
+    /// The moves that reach the position, e.g. 0FC3484B7.
+    moves: String,
+    /// The store: an SQLite file, made if there is none (docs/STORE.md).
+    #[arg(long)]
+    store: PathBuf,
+    /// Worker threads (default: one per physical core).
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// The transposition table's size (B, KiB, MiB, GiB or TiB), or `all`: three quarters of
+    /// the memory available now. Default 1 GiB.
+    #[arg(long, value_parser = parse_memory)]
+    memory: Option<MemoryChoice>,
+    /// The longest a job is searched before it is split into its children: at most this much
+    /// work per thread is lost to a kill.
+    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    checkpoint: std::time::Duration,
+    /// Progress on standard error: plain lines (auto, bar and plain), JSON objects, or none.
+    #[arg(long, value_enum, default_value = "auto")]
+    progress: progress::ProgressMode,
+    /// Time between two progress reports.
+    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    progress_every: std::time::Duration,
+    /// The final report as one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Subcommands of `score4 store`.
+#[derive(Subcommand)]
+pub enum StoreCommand {
+    /// The roots proven in the store, each root move proven / refuted / open with the nodes
+    /// spent under it, the totals and the runs; works while a prove writes to the store.
+    Status {
+        /// The store.
+        file: PathBuf,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Every position that the store decides something of, as `MOVES VALUE` lines.
+    Export {
+        /// The store.
+        file: PathBuf,
+    },
+    /// Adds the positions of stores made elsewhere to one store (made if missing); two values
+    /// of one position that contradict each other are an error and nothing is added.
+    Merge {
+        /// The store to add to.
+        destination: PathBuf,
+        /// The stores to add.
+        #[arg(required = true)]
+        sources: Vec<PathBuf>,
+    },
 }
 
 /// Options of `score4 analyze`.
@@ -405,24 +476,28 @@ fn assumption_parser() -> impl TypedValueParser<Value = Assumption> {
 /// Exit code for bad input (a bad position, file or option).
 pub const EXIT_BAD_INPUT: u8 = 2;
 
-/// Rust starts programs with SIGPIPE ignored, so `println!` to a closed pipe (`score4 gen |
-/// head`) panics. Like other Unix tools, score4 instead ends quietly when its reader has gone.
+/// Signal dispositions score4 wants from the start. Rust starts programs with SIGPIPE ignored,
+/// so `println!` to a closed pipe (`score4 gen | head`) panics; like other Unix tools, score4
+/// instead ends quietly when its reader has gone. A file-size limit (`ulimit -f`) would kill
+/// score4 with SIGXFSZ in the middle of a write; ignored, the write fails and the store's
+/// transaction is rolled back with a clear error instead.
 #[cfg(unix)]
-fn end_quietly_on_closed_pipe() {
+fn set_signal_dispositions() {
     extern "C" {
         fn signal(signum: i32, handler: usize) -> usize;
     }
-    const SIGPIPE: i32 = 13;
     const SIG_DFL: usize = 0;
-    // SAFETY: sets a signal's disposition back to the default, before any other thread exists.
+    const SIG_IGN: usize = 1;
+    // SAFETY: sets signals' dispositions, before any other thread exists.
     unsafe {
-        signal(SIGPIPE, SIG_DFL);
+        signal(signal_hook::consts::SIGPIPE, SIG_DFL);
+        signal(signal_hook::consts::SIGXFSZ, SIG_IGN);
     }
 }
 
 fn main() -> ExitCode {
     #[cfg(unix)]
-    end_quietly_on_closed_pipe();
+    set_signal_dispositions();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
@@ -447,6 +522,11 @@ fn main() -> ExitCode {
             GameKind::Space => play::run::<GameRecord>(args),
             GameKind::Classic => play::run::<ClassicRecord>(args),
         },
+        Command::Prove(args) => match game {
+            GameKind::Space => prove::run::<GameRecord>(args),
+            GameKind::Classic => prove::run::<ClassicRecord>(args),
+        },
+        Command::Store(command) => store_command::run(command),
         Command::Bench(args) if game == GameKind::Space => bench::run(args),
         Command::Bench(args) if args.command.is_none() => pons::bench(args),
         Command::Show { moves } => match game {

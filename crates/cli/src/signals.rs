@@ -5,7 +5,6 @@
 use std::sync::atomic::{AtomicI32, Ordering::SeqCst};
 use std::sync::Arc;
 
-use score4_engine::StopHandle;
 use signal_hook::consts::{SIGINT, SIGTERM};
 
 /// The signals a run stops for, once caught.
@@ -15,9 +14,9 @@ pub struct StopSignals {
 }
 
 impl StopSignals {
-    /// Catches SIGINT and SIGTERM from now on: the first raises `stop`, a second one ends the
+    /// Catches SIGINT and SIGTERM from now on: the first calls `stop`, a second one ends the
     /// process. If they cannot be caught, says so and leaves them as they are.
-    pub fn catch(command: &str, stop: StopHandle) -> StopSignals {
+    pub fn catch(command: &str, stop: impl Fn() + Send + 'static) -> StopSignals {
         let received = Arc::new(AtomicI32::new(0));
         let seen = Arc::clone(&received);
         match signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
@@ -25,7 +24,7 @@ impl StopSignals {
                 std::thread::spawn(move || {
                     for signal in signals.forever() {
                         if seen.compare_exchange(0, signal, SeqCst, SeqCst).is_ok() {
-                            stop.stop();
+                            stop();
                         } else {
                             let _ = signal_hook::low_level::emulate_default_handler(signal);
                         }

@@ -311,7 +311,8 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
         Ok(engine) => engine,
         Err(error) => return explain_engine_error(&command, &error, &settings, Purpose::Solve),
     };
-    let signals = StopSignals::catch(&command, engine.stop_handle());
+    let stop = engine.stop_handle();
+    let signals = StopSignals::catch(&command, move || stop.stop());
     let threads = engine.settings().threads;
     let heartbeat = match threads {
         1 => {
@@ -509,7 +510,7 @@ fn evaluate<G: Game>(
 }
 
 /// `n` and `noun`, the noun plural unless `n` is one.
-fn counted(n: u64, noun: &str) -> String {
+pub fn counted(n: u64, noun: &str) -> String {
     count(n as usize, noun, &format!("{noun}s"))
 }
 

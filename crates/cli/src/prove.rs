@@ -1,0 +1,222 @@
+//! `score4 prove MOVES --store FILE`: a proof run that survives crashes. Everything settled is
+//! committed to the store about once a second; the same command resumes after Ctrl-C, a kill
+//! or a reboot, and its last line gives the totals over every run.
+
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+
+use score4_engine::{machine_memory, physical_cores, Game, Record};
+use score4_prove::{prove, ProveConfig, ProveError, ProveProgress};
+use score4_store::{Run, Store, StoreError};
+
+use crate::input::parse_game;
+use crate::progress::{elapsed_text, ProgressMode};
+use crate::signals::{exit_code, signal_name, StopSignals};
+use crate::size::format_bytes;
+use crate::solve::counted;
+use crate::{MemoryChoice, ProveArgs, EXIT_BAD_INPUT};
+
+/// The exit code for a store error: bad input for a file that is not a usable store, 1 for a
+/// failure of the machine (a full disk, a read-only file).
+pub fn store_error_code(error: &StoreError) -> ExitCode {
+    match error {
+        StoreError::NotAStore { .. }
+        | StoreError::OtherVersion { .. }
+        | StoreError::OtherGame { .. }
+        | StoreError::Busy { .. } => ExitCode::from(EXIT_BAD_INPUT),
+        _ => ExitCode::FAILURE,
+    }
+}
+
+/// score4's version and the commit it was built from.
+pub fn version() -> String {
+    format!(
+        "{} ({})",
+        env!("CARGO_PKG_VERSION"),
+        option_env!("SCORE4_COMMIT").unwrap_or("commit unknown")
+    )
+}
+
+/// This machine's name, as the kernel knows it.
+fn host() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|name| name.trim().to_owned())
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
+/// The final report as JSON.
+#[derive(serde::Serialize)]
+struct JsonProof<'a> {
+    game: &'static str,
+    position: &'a str,
+    store: String,
+    /// 1 the first player wins, 0 not; null if stopped first.
+    value: Option<u8>,
+    nodes: u64,
+    seconds: f64,
+    committed: u64,
+    runs: usize,
+    nodes_all_runs: u64,
+    seconds_all_runs: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<&'static str>,
+}
+
+/// Runs `score4 prove`.
+pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
+    let command = format!("{} prove", R::COMMAND);
+    let game: R = match parse_game(&args.moves) {
+        Ok(game) => game,
+        Err(error) => {
+            eprintln!("{command}: {:?}: {error}", args.moves);
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let game_name = <R::Position as Game>::NAME;
+    let mut store = match Store::open_for_writing(&args.store, game_name) {
+        Ok(store) => store,
+        Err(error) => {
+            eprintln!("{command}: {error}");
+            return store_error_code(&error);
+        }
+    };
+    let threads = args.threads.unwrap_or_else(physical_cores);
+    let memory = match args.memory {
+        Some(MemoryChoice::Bytes(bytes)) => bytes,
+        Some(MemoryChoice::All) => machine_memory(),
+        None => R::DEFAULT_TABLE_BYTES,
+    };
+    let moves = game.to_string();
+    let config = ProveConfig {
+        threads,
+        table_bytes: memory,
+        checkpoint: args.checkpoint,
+        commit_every: std::time::Duration::from_secs(1),
+        progress_every: args.progress_every,
+        run: Run {
+            id: 0,
+            root: moves.clone(),
+            mode: "first-wins".to_owned(),
+            started: 0.0,
+            stopped: 0.0,
+            host: host(),
+            threads: threads as i64,
+            memory: memory as i64,
+            version: version(),
+            nodes: 0,
+            outcome: String::new(),
+        },
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let raised = Arc::clone(&stop);
+    let signals = StopSignals::catch(&command, move || raised.store(true, Relaxed));
+    let progress = args.progress.resolved();
+    let report = prove(
+        game.position(),
+        &moves,
+        &mut store,
+        &config,
+        &stop,
+        |snapshot| show_progress(progress, &moves, snapshot),
+    );
+    let report = match report {
+        Ok(report) => report,
+        Err(ProveError::Store(error)) => {
+            eprintln!("{command}: {error} (what was committed before is kept)");
+            return store_error_code(&error);
+        }
+        Err(ProveError::Table(error)) => {
+            eprintln!("{command}: --memory {}: {error}", format_bytes(memory));
+            return ExitCode::from(EXIT_BAD_INPUT);
+        }
+    };
+    let runs = store.runs().unwrap_or_default();
+    let nodes_all: u64 = runs.iter().map(|run| run.nodes).sum();
+    let seconds_all: f64 = runs.iter().map(|run| run.stopped - run.started).sum();
+    let stopped = signals.received().map(signal_name);
+    if args.json {
+        let json = JsonProof {
+            game: game_name,
+            position: &moves,
+            store: args.store.display().to_string(),
+            value: report.first_player_wins.map(u8::from),
+            nodes: report.nodes,
+            seconds: report.seconds,
+            committed: report.committed,
+            runs: runs.len(),
+            nodes_all_runs: nodes_all,
+            seconds_all_runs: seconds_all,
+            stopped,
+        };
+        println!("{}", serde_json::to_string(&json).expect("serialisable"));
+    } else {
+        let value = match report.first_player_wins {
+            Some(true) => "the first player (X) wins".to_owned(),
+            Some(false) => "the first player (X) does not win".to_owned(),
+            None => format!("not proven yet (stopped by {})", stopped.unwrap_or("a stop")),
+        };
+        println!(
+            "{moves}: {value}; this run {} in {:.1} s, {} committed; over {} {} in {} ({})",
+            counted(report.nodes, "node"),
+            report.seconds,
+            counted(report.committed, "position"),
+            counted(runs.len() as u64, "run"),
+            counted(nodes_all, "node"),
+            elapsed_text(std::time::Duration::from_secs_f64(seconds_all.max(0.0))),
+            args.store.display()
+        );
+    }
+    match signals.received() {
+        Some(signal) if report.first_player_wins.is_none() => exit_code(signal),
+        _ => ExitCode::SUCCESS,
+    }
+}
+
+/// One progress report on standard error.
+fn show_progress(mode: ProgressMode, moves: &str, progress: &ProveProgress) {
+    let root_moves: String = progress
+        .root_moves
+        .iter()
+        .map(|(column, value)| {
+            let status = match value {
+                Some(true) => '+',
+                Some(false) => '-',
+                None => '?',
+            };
+            format!("{column}{status}")
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    match mode {
+        ProgressMode::None => {}
+        ProgressMode::Json => eprintln!(
+            "{}",
+            serde_json::json!({
+                "position": moves,
+                "elapsed": progress.elapsed.as_secs_f64(),
+                "nodes": progress.nodes,
+                "tree_nodes": progress.tree_nodes,
+                "open": progress.open,
+                "running": progress.running,
+                "committed": progress.committed,
+                "moves": root_moves,
+            })
+        ),
+        _ => eprintln!(
+            "progress: {moves}: {}, {:.1} M nodes, tree {} nodes ({} open, {} running), {} \
+             committed, moves {}",
+            elapsed_text(progress.elapsed),
+            progress.nodes as f64 / 1e6,
+            progress.tree_nodes,
+            progress.open,
+            progress.running,
+            progress.committed,
+            if root_moves.is_empty() {
+                "not split yet"
+            } else {
+                &root_moves
+            }
+        ),
+    }
+}

@@ -1,0 +1,230 @@
+//! `score4 store status | export | merge`: what a store holds, its positions as lines, and
+//! stores of several machines combined.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use score4_board::GameRecord;
+use score4_classic::ClassicRecord;
+use score4_engine::{Game, Record};
+use score4_prove::first_player_wins;
+use score4_store::{Bounds, Store, StoreError};
+
+use crate::progress::elapsed_text;
+use crate::prove::store_error_code;
+use crate::StoreCommand;
+
+/// Runs a `score4 store` command.
+pub fn run(command: StoreCommand) -> ExitCode {
+    let outcome = match command {
+        StoreCommand::Status { file, json } => status(&file, json),
+        StoreCommand::Export { file } => export(&file),
+        StoreCommand::Merge { destination, sources } => merge(&destination, &sources),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("score4 store: {error}");
+            store_error_code(&error)
+        }
+    }
+}
+
+/// A root's state as `status` shows it.
+#[derive(serde::Serialize)]
+struct RootStatus {
+    position: String,
+    /// 1 the first player wins, 0 not, null open.
+    value: Option<u8>,
+    nodes: u64,
+    moves: Vec<MoveStatus>,
+}
+
+#[derive(serde::Serialize)]
+struct MoveStatus {
+    column: String,
+    /// `proven` (the first player wins after it), `refuted` (not), `open`, `ends the game`.
+    status: &'static str,
+    nodes: u64,
+}
+
+/// The roots' and their moves' states, for a store of the game `R`.
+fn roots<R: Record>(store: &Store, roots: &[String]) -> Result<Vec<RootStatus>, StoreError> {
+    let mut statuses = Vec::new();
+    for root in roots {
+        let Ok(game) = root.parse::<R>() else {
+            continue;
+        };
+        let value_of = |position: &R::Position| -> Result<Option<bool>, StoreError> {
+            let key = position.key(position.transposing_symmetries());
+            Ok(store.get(key)?.and_then(|record| {
+                first_player_wins(record.bounds, position.white_to_move())
+            }))
+        };
+        let value = value_of(game.position())?;
+        let mut moves = Vec::new();
+        for column in <R::Position as Game>::columns() {
+            let mut child = game.clone();
+            if child.play_column(column).is_err() {
+                continue;
+            }
+            let text = child.to_string();
+            let status = match child.outcome() {
+                score4_engine::Outcome::Ongoing => match value_of(child.position())? {
+                    Some(true) => "proven",
+                    Some(false) => "refuted",
+                    None => "open",
+                },
+                _ => "ends the game",
+            };
+            moves.push(MoveStatus {
+                column: column.to_string(),
+                status,
+                nodes: store.nodes_under(&text)?,
+            });
+        }
+        statuses.push(RootStatus {
+            position: root.clone(),
+            value: value.map(u8::from),
+            nodes: store.nodes_under(root)?,
+            moves,
+        });
+    }
+    Ok(statuses)
+}
+
+fn status(file: &Path, json: bool) -> Result<(), StoreError> {
+    let store = Store::open_for_reading(file)?;
+    let game = store.game()?;
+    let summary = store.summary()?;
+    let runs = store.runs()?;
+    let mut root_moves: Vec<String> = Vec::new();
+    for run in &runs {
+        if !root_moves.contains(&run.root) {
+            root_moves.push(run.root.clone());
+        }
+    }
+    let statuses = match game.as_str() {
+        "classic" => roots::<ClassicRecord>(&store, &root_moves)?,
+        _ => roots::<GameRecord>(&store, &root_moves)?,
+    };
+    // The recent rate: the last run's nodes over its time.
+    let rate = runs.last().map_or(0.0, |run| {
+        run.nodes as f64 / (run.stopped - run.started).max(1e-9)
+    });
+    if json {
+        let runs: Vec<serde_json::Value> = runs
+            .iter()
+            .map(|run| {
+                serde_json::json!({
+                    "id": run.id, "root": run.root, "mode": run.mode, "started": run.started,
+                    "stopped": run.stopped, "host": run.host, "threads": run.threads,
+                    "memory": run.memory, "version": run.version, "nodes": run.nodes,
+                    "outcome": run.outcome,
+                })
+            })
+            .collect();
+        let report = serde_json::json!({
+            "store": file.display().to_string(),
+            "game": game,
+            "positions": summary.positions,
+            "settled": summary.settled,
+            "nodes": summary.nodes,
+            "seconds": summary.seconds,
+            "roots": statuses,
+            "runs": runs,
+            "recent_nodes_per_second": rate,
+        });
+        println!("{report}");
+        return Ok(());
+    }
+    println!(
+        "{}: a store of the {game} game: {} positions ({} settled), {} nodes in {} of search",
+        file.display(),
+        summary.positions,
+        summary.settled,
+        summary.nodes,
+        elapsed_text(std::time::Duration::from_secs_f64(summary.seconds.max(0.0)))
+    );
+    for root in &statuses {
+        let value = match root.value {
+            Some(1) => "the first player wins",
+            Some(_) => "the first player does not win",
+            None => "open",
+        };
+        println!("root {}: {value}", root.position);
+        for row in &root.moves {
+            println!(
+                "  move {:>2}: {:<14} {:>16} nodes",
+                row.column, row.status, row.nodes
+            );
+        }
+    }
+    println!("runs:");
+    for run in &runs {
+        println!(
+            "  #{} {} on {}: {} threads, {} bytes, {} nodes in {}, {} ({})",
+            run.id,
+            run.root,
+            run.host,
+            run.threads,
+            run.memory,
+            run.nodes,
+            elapsed_text(std::time::Duration::from_secs_f64(
+                (run.stopped - run.started).max(0.0)
+            )),
+            run.outcome,
+            run.version
+        );
+    }
+    println!("recent rate: {:.2} M nodes/s", rate / 1e6);
+    Ok(())
+}
+
+/// The value column of `export`: the exact score when known, else the bounds.
+fn value_text(bounds: Bounds) -> String {
+    if bounds.lower == bounds.upper {
+        format!("{:+}", bounds.lower)
+    } else {
+        bounds.to_string()
+    }
+}
+
+fn export(file: &Path) -> Result<(), StoreError> {
+    let store = Store::open_for_reading(file)?;
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let _ = writeln!(
+        out,
+        "# score4 store export {}: MOVES and what is proven of the score for the side to move \
+         (an exact score, or LOWER..UPPER with ? for no bound)",
+        file.display()
+    );
+    store.for_each(|record| {
+        if !record.bounds.is_unknown() {
+            let _ = writeln!(out, "{} {}", record.moves, value_text(record.bounds));
+        }
+    })
+}
+
+fn merge(destination: &Path, sources: &[PathBuf]) -> Result<(), StoreError> {
+    let opened: Vec<Store> = sources
+        .iter()
+        .map(|source| Store::open_for_reading(source))
+        .collect::<Result<_, _>>()?;
+    let game = match opened.first() {
+        Some(first) => first.game()?,
+        None => return Ok(()),
+    };
+    let mut store = Store::open_for_writing(destination, &game)?;
+    for source in &opened {
+        let added = store.merge_from(source)?;
+        eprintln!(
+            "score4 store merge: {} positions from {}",
+            added,
+            source.path().display()
+        );
+    }
+    Ok(())
+}
