@@ -154,7 +154,10 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
         let value = match report.first_player_wins {
             Some(true) => "the first player (X) wins".to_owned(),
             Some(false) => "the first player (X) does not win".to_owned(),
-            None => format!("not proven yet (stopped by {})", stopped.unwrap_or("a stop")),
+            None => format!(
+                "not proven yet (stopped by {})",
+                stopped.unwrap_or("a stop")
+            ),
         };
         println!(
             "{moves}: {value}; this run {} in {:.1} s, {} committed; over {} {} in {} ({})",

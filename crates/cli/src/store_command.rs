@@ -20,7 +20,10 @@ pub fn run(command: StoreCommand) -> ExitCode {
     let outcome = match command {
         StoreCommand::Status { file, json } => status(&file, json),
         StoreCommand::Export { file } => export(&file),
-        StoreCommand::Merge { destination, sources } => merge(&destination, &sources),
+        StoreCommand::Merge {
+            destination,
+            sources,
+        } => merge(&destination, &sources),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -58,9 +61,9 @@ fn roots<R: Record>(store: &Store, roots: &[String]) -> Result<Vec<RootStatus>, 
         };
         let value_of = |position: &R::Position| -> Result<Option<bool>, StoreError> {
             let key = position.key(position.transposing_symmetries());
-            Ok(store.get(key)?.and_then(|record| {
-                first_player_wins(record.bounds, position.white_to_move())
-            }))
+            Ok(store
+                .get(key)?
+                .and_then(|record| first_player_wins(record.bounds, position.white_to_move())))
         };
         let value = value_of(game.position())?;
         let mut moves = Vec::new();

@@ -86,7 +86,9 @@ struct Shared<G> {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Proves whether the first player wins `root` (reached by `moves`), resuming from what
@@ -115,7 +117,7 @@ pub fn prove<G: Game>(
         .collect();
     let run_id = store.begin_run(&config.run)?;
     let shared = Mutex::new(Shared {
-        tree: Tree::new(root.clone(), moves.to_owned(), known),
+        tree: Tree::new(*root, moves.to_owned(), known),
         nodes: 0,
         running: 0,
         finished: false,
@@ -263,7 +265,7 @@ fn work<G: Game>(
                 if let Some(id) = job {
                     state.tree.node_mut(id).worker = Some(worker);
                     state.running += 1;
-                    break (id, state.tree.node(id).position.clone());
+                    break (id, state.tree.node(id).position);
                 }
                 if state.tree.value().is_some() {
                     wake.notify_all();
@@ -300,9 +302,13 @@ fn work<G: Game>(
         } else if let Some(solution) = solution {
             // Settled after it stopped mattering here: its value still goes to the store.
             if !matches!(state.tree.node(id).state, State::Settled(_)) {
-                state
-                    .tree
-                    .settle_searched(id, solution.first_player_wins, nodes, seconds, &mut cancel);
+                state.tree.settle_searched(
+                    id,
+                    solution.first_player_wins,
+                    nodes,
+                    seconds,
+                    &mut cancel,
+                );
             }
         }
         for &other in &cancel {

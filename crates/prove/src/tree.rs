@@ -265,7 +265,7 @@ impl<G: Game> Tree<G> {
         if nodes > 0 || !self.nodes[id].split_before {
             self.record(id, None, nodes, seconds);
         }
-        let position = self.nodes[id].position.clone();
+        let position = self.nodes[id].position;
         let white = position.white_to_move();
         let order = position.order(position.playable());
         let cells: Vec<Cell> = order

@@ -11,13 +11,22 @@ use score4_store::Bounds;
 pub fn bounds_of(first_player_wins: bool, white_to_move: bool) -> Bounds {
     let unknown = Bounds::UNKNOWN;
     match (first_player_wins, white_to_move) {
-        (true, true) => Bounds { lower: 1, ..unknown },
+        (true, true) => Bounds {
+            lower: 1,
+            ..unknown
+        },
         (true, false) => Bounds {
             upper: -1,
             ..unknown
         },
-        (false, true) => Bounds { upper: 0, ..unknown },
-        (false, false) => Bounds { lower: 0, ..unknown },
+        (false, true) => Bounds {
+            upper: 0,
+            ..unknown
+        },
+        (false, false) => Bounds {
+            lower: 0,
+            ..unknown
+        },
     }
 }
 

@@ -309,7 +309,7 @@ impl Store {
                 "SELECT key, stones, moves, lower, upper, nodes, seconds FROM positions \
                  WHERE key = ?1",
                 [&bytes[..]],
-                |row| record_of(row),
+                record_of,
             )
             .optional()
             .map_err(sqlite(&self.path, "cannot read a position"))?;
@@ -343,7 +343,7 @@ impl Store {
             for record in records {
                 let bytes = key_bytes(record.key).expect("keys of at most 80 bits");
                 let stored = find
-                    .query_row([&bytes[..]], |row| record_of(row))
+                    .query_row([&bytes[..]], record_of)
                     .optional()
                     .map_err(failed("cannot read a position"))?
                     .flatten();

@@ -61,9 +61,15 @@ fn positions_and_runs_come_back_and_bounds_meet() {
     let loaded = store.load().unwrap();
     assert_eq!(loaded.len(), 2);
     let runs = store.runs().unwrap();
-    assert_eq!((runs.len(), runs[0].nodes, runs[0].outcome.as_str()), (1, 157, "proven"));
+    assert_eq!(
+        (runs.len(), runs[0].nodes, runs[0].outcome.as_str()),
+        (1, 157, "proven")
+    );
     let summary = store.summary().unwrap();
-    assert_eq!((summary.positions, summary.settled, summary.nodes), (2, 2, 157));
+    assert_eq!(
+        (summary.positions, summary.settled, summary.nodes),
+        (2, 2, 157)
+    );
     assert_eq!(store.nodes_under("0").unwrap(), 157);
     assert_eq!(store.nodes_under("01").unwrap(), 7);
 }
@@ -79,8 +85,15 @@ fn a_contradiction_is_refused_and_nothing_of_its_write_is_kept() {
         .unwrap_err();
     assert!(matches!(error, StoreError::Contradiction { .. }), "{error}");
     let message = error.to_string();
-    assert!(message.contains("0F") && message.contains("proof.db"), "{message}");
-    assert_eq!(store.get(10).unwrap(), None, "the whole write was rolled back");
+    assert!(
+        message.contains("0F") && message.contains("proof.db"),
+        "{message}"
+    );
+    assert_eq!(
+        store.get(10).unwrap(),
+        None,
+        "the whole write was rolled back"
+    );
 }
 
 /// The error opening `path` for writing and for reading.
@@ -95,8 +108,11 @@ fn foreign_and_damaged_files_are_refused_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     // Not SQLite at all.
     let text = dir.path().join("notes.txt");
-    std::fs::write(&text, "not a database, just some text that is long enough ".repeat(100))
-        .unwrap();
+    std::fs::write(
+        &text,
+        "not a database, just some text that is long enough ".repeat(100),
+    )
+    .unwrap();
     for error in <[StoreError; 2]>::from(refusals(&text)) {
         assert!(matches!(error, StoreError::NotAStore { .. }), "{error}");
         assert!(error.to_string().contains("notes.txt"));
@@ -106,7 +122,10 @@ fn foreign_and_damaged_files_are_refused_naming_the_file() {
     sql(&other, "CREATE TABLE something_else (x INTEGER)");
     let (writing, reading) = refusals(&other);
     for error in [writing, reading] {
-        assert!(error.to_string().contains("without score4's table"), "{error}");
+        assert!(
+            error.to_string().contains("without score4's table"),
+            "{error}"
+        );
     }
     // A store of another schema version, and of the other game.
     let store_path = dir.path().join("store.db");
@@ -115,7 +134,9 @@ fn foreign_and_damaged_files_are_refused_naming_the_file() {
     let error = Store::open_for_reading(&store_path).err().unwrap();
     assert!(error.to_string().contains("schema version 99"), "{error}");
     set_meta(&store_path, "schema_version", "1");
-    let error = Store::open_for_writing(&store_path, "classic").err().unwrap();
+    let error = Store::open_for_writing(&store_path, "classic")
+        .err()
+        .unwrap();
     assert!(matches!(error, StoreError::OtherGame { .. }), "{error}");
     // Truncated to half its pages.
     let mut store = Store::open_for_writing(&store_path, "3d").unwrap();
@@ -126,9 +147,14 @@ fn foreign_and_damaged_files_are_refused_naming_the_file() {
     drop(store);
     let bytes = std::fs::read(&store_path).unwrap();
     std::fs::write(&store_path, &bytes[..bytes.len() / 2]).unwrap();
-    let damaged = Store::open_for_reading(&store_path)
-        .and_then(|store| store.check_integrity().and_then(|_| store.load().map(|_| ())));
-    let error = damaged.err().expect("a truncated store is noticed");
+    let damaged = Store::open_for_reading(&store_path).and_then(|store| {
+        store
+            .check_integrity()
+            .and_then(|_| store.load().map(|_| ()))
+    });
+    let error = damaged
+        .map(|_| ())
+        .expect_err("a truncated store is noticed");
     assert!(error.to_string().contains("store.db"), "{error}");
     // A file that does not exist cannot be read.
     let error = Store::open_for_reading(&dir.path().join("missing.db"))
@@ -138,7 +164,10 @@ fn foreign_and_damaged_files_are_refused_naming_the_file() {
 }
 
 fn set_meta(path: &Path, name: &str, value: &str) {
-    sql(path, &format!("UPDATE meta SET value = '{value}' WHERE name = '{name}'"));
+    sql(
+        path,
+        &format!("UPDATE meta SET value = '{value}' WHERE name = '{name}'"),
+    );
 }
 
 /// Runs a statement on the file with SQLite directly, as another program would.
@@ -188,11 +217,17 @@ fn stores_merge_and_a_disagreement_names_the_position() {
             .merge_from(&Store::open_for_reading(source).unwrap())
             .unwrap();
     }
-    assert_eq!(target.get(1).unwrap().unwrap().bounds, Bounds { lower: 1, upper: 4 });
+    assert_eq!(
+        target.get(1).unwrap().unwrap().bounds,
+        Bounds { lower: 1, upper: 4 }
+    );
     assert_eq!(target.load().unwrap().len(), 3);
     let error = target
         .merge_from(&Store::open_for_reading(&c).unwrap())
         .unwrap_err();
     assert!(matches!(error, StoreError::Contradiction { .. }), "{error}");
-    assert_eq!(target.get(2).unwrap().unwrap().bounds, Bounds { lower: 0, upper: 0 });
+    assert_eq!(
+        target.get(2).unwrap().unwrap().bounds,
+        Bounds { lower: 0, upper: 0 }
+    );
 }

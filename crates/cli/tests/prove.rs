@@ -1,0 +1,287 @@
+//! `score4 prove` and `score4 store` as real processes on real SQLite files: a proof killed with
+//! SIGKILL again and again resumes to the value an uninterrupted solve finds, the store passes
+//! SQLite's integrity check after every kill, a second process reads the store during a run,
+//! and bad stores are refused with the file named.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Command as Process, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use score4_store::Store;
+
+/// 22 stones; the first player wins, and only with column 6. About 30 M nodes: some 8 s on two
+/// threads, long enough to be killed many times.
+const POSITION: &str = "4ADD7EB265E49F0CC207AB";
+
+fn score4() -> Command {
+    Command::cargo_bin("score4").expect("the score4 binary is built")
+}
+
+/// The arguments of a prove of `POSITION` on `store` with a short checkpoint.
+fn prove_args(store: &Path) -> Vec<String> {
+    ["prove", POSITION, "--store"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([store.display().to_string()])
+        .chain(
+            [
+                "--threads",
+                "2",
+                "--memory",
+                "256MiB",
+                "--checkpoint",
+                "0.5s",
+            ]
+            .iter()
+            .map(|s| s.to_string()),
+        )
+        .collect()
+}
+
+fn json_of(output: &[u8]) -> serde_json::Value {
+    serde_json::from_slice(output).expect("one JSON object")
+}
+
+#[test]
+fn a_proof_killed_twenty_times_resumes_to_the_value_of_an_uninterrupted_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let solved = score4()
+        .args([
+            "solve",
+            "--json",
+            "--threads",
+            "1",
+            "--memory",
+            "256MiB",
+            POSITION,
+        ])
+        .output()
+        .unwrap();
+    let expected = json_of(&solved.stdout)["value"].clone();
+    let whole = dir.path().join("whole.db");
+    let uninterrupted = score4()
+        .args(prove_args(&whole))
+        .args(["--json", "--progress", "none"])
+        .output()
+        .unwrap();
+    assert!(uninterrupted.status.success());
+    let uninterrupted = json_of(&uninterrupted.stdout);
+    assert_eq!(uninterrupted["value"], expected, "{uninterrupted}");
+    let rate =
+        uninterrupted["nodes"].as_f64().unwrap() / uninterrupted["seconds"].as_f64().unwrap();
+
+    let store = dir.path().join("killed.db");
+    let binary = assert_cmd::cargo::cargo_bin("score4");
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+    let mut positions = 0;
+    for kill in 0..20 {
+        let mut child = Process::new(&binary)
+            .args(prove_args(&store))
+            .args(["--progress", "json", "--progress-every", "0.1s"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Read progress reports until a moment drawn between 0.4 s and 1.6 s, then kill.
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        let at = Duration::from_millis(400 + (seed >> 33) % 1200);
+        let started = Instant::now();
+        let mut reports = BufReader::new(child.stderr.take().unwrap()).lines();
+        let mut last_nodes = 0;
+        while started.elapsed() < at {
+            match reports.next() {
+                Some(Ok(line)) => {
+                    if let Ok(report) = serde_json::from_str::<serde_json::Value>(&line) {
+                        last_nodes = report["nodes"].as_u64().unwrap_or(last_nodes);
+                    }
+                }
+                _ => break, // it ended (proven) before the moment came
+            }
+        }
+        let _ = child.kill(); // SIGKILL
+        child.wait().unwrap();
+        let reopened = Store::open_for_reading(&store).unwrap();
+        reopened
+            .check_integrity()
+            .unwrap_or_else(|error| panic!("after kill {kill}: {error}"));
+        let now = reopened.summary().unwrap().positions;
+        assert!(now >= positions, "a kill never loses committed positions");
+        positions = now;
+        // Finished work not yet committed is lost: at most about a commit interval of it.
+        if let Some(run) = reopened.runs().unwrap().last() {
+            let lost = last_nodes.saturating_sub(run.nodes) as f64;
+            assert!(
+                lost <= rate * 2.0 * 1.5,
+                "kill {kill}: {lost} nodes finished but not committed"
+            );
+        }
+    }
+    let resumed = score4()
+        .args(prove_args(&store))
+        .args(["--json", "--progress", "none"])
+        .output()
+        .unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    let resumed = json_of(&resumed.stdout);
+    assert_eq!(resumed["value"], expected, "{resumed}");
+    assert!(resumed["runs"].as_u64().unwrap() >= 2, "{resumed}");
+    // Once proven, the store answers at once.
+    let again = score4()
+        .args(prove_args(&store))
+        .args(["--json", "--progress", "none"])
+        .output()
+        .unwrap();
+    let again = json_of(&again.stdout);
+    assert_eq!(
+        (again["value"].clone(), again["nodes"].as_u64()),
+        (expected, Some(0))
+    );
+}
+
+#[test]
+fn store_status_reads_the_store_while_a_proof_writes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("live.db");
+    let binary = assert_cmd::cargo::cargo_bin("score4");
+    let mut child = Process::new(&binary)
+        .args(prove_args(&store))
+        .args(["--progress", "none"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(3));
+    let status = score4()
+        .args(["store", "status", "--json"])
+        .arg(&store)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let status = json_of(&status.stdout);
+    assert_eq!(status["runs"][0]["outcome"], "running", "{status}");
+    assert_eq!(status["roots"][0]["position"], POSITION);
+    assert!(status["positions"].as_u64().unwrap() >= 1, "{status}");
+    // A second prove on the same store is refused while the first runs.
+    score4()
+        .args(prove_args(&store))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("in use by another process"));
+    assert!(child.wait().unwrap().success());
+    let status = score4()
+        .args(["store", "status"])
+        .arg(&store)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(text.contains("the first player wins"), "{text}");
+    assert!(text.contains("move  6: proven"), "{text}");
+    // Export gives lines `solve` reads, and merge copies them.
+    let export = score4()
+        .args(["store", "export"])
+        .arg(&store)
+        .output()
+        .unwrap();
+    let lines = String::from_utf8_lossy(&export.stdout);
+    assert!(
+        lines
+            .lines()
+            .any(|line| line == format!("{POSITION} +1..?")),
+        "{lines}"
+    );
+    let merged = dir.path().join("merged.db");
+    score4()
+        .args(["store", "merge"])
+        .args([&merged, &store])
+        .assert()
+        .success();
+    let merged = Store::open_for_reading(&merged).unwrap();
+    assert_eq!(
+        merged.summary().unwrap().positions,
+        Store::open_for_reading(&store)
+            .unwrap()
+            .summary()
+            .unwrap()
+            .positions
+    );
+}
+
+#[test]
+fn bad_stores_and_faults_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, "just text, not a database at all ".repeat(200)).unwrap();
+    score4()
+        .args(["prove", "0123", "--store"])
+        .arg(&text)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("notes.txt: not a score4 store"));
+    score4()
+        .args(["store", "status"])
+        .arg(dir.path().join("missing.db"))
+        .assert()
+        .failure()
+        .stderr(predicates::str::contains("missing.db"));
+    // A 3-D store is not a classic one.
+    let store = dir.path().join("three.db");
+    drop(Store::open_for_writing(&store, "3d").unwrap());
+    score4()
+        .args(["--game", "classic", "prove", "4455", "--store"])
+        .arg(&store)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("a store of the 3d game"));
+    // A folder that cannot be written: the store cannot be made, and nothing is left behind.
+    let read_only = dir.path().join("read-only");
+    std::fs::create_dir(&read_only).unwrap();
+    let mut permissions = std::fs::metadata(&read_only).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o555);
+    std::fs::set_permissions(&read_only, permissions).unwrap();
+    let inside = read_only.join("proof.db");
+    let output = score4()
+        .args(["prove", POSITION, "--store"])
+        .arg(&inside)
+        .output()
+        .unwrap();
+    // Root ignores permissions: then the store is made and the proof runs, which is fine.
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("proof.db"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // A full disk, as a file-size limit (80 blocks of 512 bytes in sh): the write fails with a clear error, exit 1, and what
+    // was committed before stays readable.
+    let limited = dir.path().join("limited.db");
+    let binary = assert_cmd::cargo::cargo_bin("score4");
+    let output = Process::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -f 80; exec {} prove {POSITION} --store {} --memory 256MiB --checkpoint 0.5s \
+             --progress none",
+            binary.display(),
+            limited.display()
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("limited.db") && stderr.contains("what was committed before is kept"),
+        "{stderr}"
+    );
+    let kept = Store::open_for_reading(&limited).unwrap();
+    kept.check_integrity().unwrap();
+}
