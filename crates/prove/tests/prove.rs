@@ -1,0 +1,114 @@
+//! The proof tree against the plain solver: with a checkpoint of a millisecond nearly every job
+//! is split, so the tree's AND/OR bookkeeping, not the search, decides the value; stopped and
+//! resumed from its store, a proof still ends with the solver's value.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use score4_board::GameRecord;
+use score4_prove::{prove, ProveConfig};
+use score4_solver::{Replacement, Solver, TranspositionTable};
+use score4_store::{Run, Store};
+
+fn config(checkpoint: Duration) -> ProveConfig {
+    ProveConfig {
+        threads: 2,
+        table_bytes: 128 << 20,
+        checkpoint,
+        commit_every: Duration::from_millis(20),
+        progress_every: Duration::from_secs(3600),
+        run: Run {
+            id: 0,
+            root: String::new(),
+            mode: "first-wins".to_owned(),
+            started: 0.0,
+            stopped: 0.0,
+            host: "test".to_owned(),
+            threads: 2,
+            memory: 128 << 20,
+            version: "test".to_owned(),
+            nodes: 0,
+            outcome: String::new(),
+        },
+    }
+}
+
+/// Positions of `stones` stones with the plain solver's value.
+fn positions(stones: u32, count: usize) -> Vec<(GameRecord, bool)> {
+    let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
+    score4_bench::PositionGenerator::new(stones, 77)
+        .take(count)
+        .map(|game: GameRecord| {
+            table.clear();
+            let wins = Solver::new(&table).first_player_wins(game.position());
+            (game, wins)
+        })
+        .collect()
+}
+
+#[test]
+fn split_proofs_agree_with_the_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut checked, mut rows) = (0, 0);
+    for stones in [26, 30, 34, 38] {
+        for (i, (game, wins)) in positions(stones, 12).into_iter().enumerate() {
+            let path = dir.path().join(format!("d{stones}-{i}.db"));
+            let mut store = Store::open_for_writing(&path, "3d").unwrap();
+            let moves = game.to_string();
+            let stop = AtomicBool::new(false);
+            let report = prove(
+                game.position(),
+                &moves,
+                &mut store,
+                &config(Duration::from_millis(1)),
+                &stop,
+                |_| {},
+            )
+            .unwrap();
+            assert_eq!(report.first_player_wins, Some(wins), "{moves}");
+            checked += 1;
+            rows += store.summary().unwrap().positions;
+        }
+    }
+    assert_eq!(checked, 48);
+    assert!(rows > 1000, "the trees were split: {rows} positions stored");
+}
+
+#[test]
+fn a_proof_stopped_and_resumed_from_its_store_ends_with_the_solvers_value() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (game, wins)) in positions(28, 6).into_iter().enumerate() {
+        let path = dir.path().join(format!("{i}.db"));
+        let moves = game.to_string();
+        // A first run stopped after a few milliseconds, a second one to the end.
+        {
+            let mut store = Store::open_for_writing(&path, "3d").unwrap();
+            let stop = AtomicBool::new(false);
+            let mut reports = 0;
+            let config = ProveConfig {
+                progress_every: Duration::from_millis(5),
+                ..config(Duration::from_millis(2))
+            };
+            let _ = prove(game.position(), &moves, &mut store, &config, &stop, |_| {
+                reports += 1;
+                if reports == 2 {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            })
+            .unwrap();
+        }
+        let mut store = Store::open_for_writing(&path, "3d").unwrap();
+        let stop = AtomicBool::new(false);
+        let report = prove(
+            game.position(),
+            &moves,
+            &mut store,
+            &config(Duration::from_millis(2)),
+            &stop,
+            |_| {},
+        )
+        .unwrap();
+        assert_eq!(report.first_player_wins, Some(wins), "{moves}");
+        assert!(store.check_integrity().is_ok());
+    }
+}
