@@ -11,6 +11,10 @@ use score4_store::{Run, Store, StoreError};
 
 use crate::tree::{State, Tree};
 
+/// How long a job must have run before an idle worker has it split: long enough that easy
+/// jobs end by themselves, short against a checkpoint.
+const SPLIT_FOR_IDLE_AFTER: Duration = Duration::from_millis(200);
+
 /// How a proof runs.
 #[derive(Clone, Debug)]
 pub struct ProveConfig {
@@ -263,29 +267,38 @@ fn work<G: Game>(
                 }
                 cancel.clear();
                 if let Some(id) = job {
-                    state.tree.node_mut(id).worker = Some(worker);
+                    // Under the lock, so that a cancellation of this job is never lost.
+                    monitor.resume();
+                    state.tree.node_mut(id).worker = Some((worker, Instant::now()));
                     state.running += 1;
                     break (id, state.tree.node(id).position);
                 }
                 if state.tree.value().is_some() {
                     wake.notify_all();
                 }
-                state = wake
-                    .wait(state)
+                // Nothing to do: have the job searched longest split, so that its children
+                // keep this worker busy (a proof starts as one job).
+                if let Some(busy) = state.tree.request_split(SPLIT_FOR_IDLE_AFTER) {
+                    monitors[busy].stop();
+                }
+                let (guard, _) = wake
+                    .wait_timeout(state, SPLIT_FOR_IDLE_AFTER / 4)
                     .unwrap_or_else(|poisoned| poisoned.into_inner());
+                state = guard;
             }
         };
-        monitor.resume();
         let before = solver.stats().nodes;
         let started = Instant::now();
         let solution = solver.solve_within(&position, started + checkpoint);
         let seconds = started.elapsed().as_secs_f64();
         let nodes = solver.stats().nodes - before;
         let mut state = lock(shared);
+        let split_requested = std::mem::take(&mut state.tree.node_mut(id).split_requested);
         state.tree.node_mut(id).worker = None;
         state.running -= 1;
         state.nodes += nodes;
         let timed_out = started.elapsed() >= checkpoint && !monitor.is_stopped();
+        let timed_out = timed_out || split_requested;
         if state.tree.is_needed(id) && !state.finished {
             match solution {
                 Some(solution) => state.tree.settle_searched(

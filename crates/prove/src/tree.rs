@@ -28,8 +28,10 @@ pub(crate) struct Node<G> {
     parent: Option<usize>,
     children: Vec<usize>,
     pub(crate) state: State,
-    /// The worker searching it now.
-    pub(crate) worker: Option<usize>,
+    /// The worker searching it now, and since when.
+    pub(crate) worker: Option<(usize, std::time::Instant)>,
+    /// An idle worker asked for the node to be split before its checkpoint.
+    pub(crate) split_requested: bool,
     /// Split by an earlier run (its row in the store decides nothing): split again at once,
     /// without searching it.
     split_before: bool,
@@ -113,6 +115,7 @@ impl<G: Game> Tree<G> {
             children: Vec::new(),
             state,
             worker: None,
+            split_requested: false,
             split_before: known.is_some() && state == State::Open,
         });
         self.nodes.len() - 1
@@ -176,6 +179,22 @@ impl<G: Game> Tree<G> {
         }
     }
 
+    /// For an idle worker: the job searched longest, if longer than `after` and not yet asked
+    /// to split; it is marked as asked, and its worker returned.
+    pub(crate) fn request_split(&mut self, after: std::time::Duration) -> Option<usize> {
+        let oldest = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, node)| node.state == State::Open && !node.split_requested)
+            .filter_map(|(id, node)| node.worker.map(|(worker, since)| (since, id, worker)))
+            .filter(|(since, _, _)| since.elapsed() >= after)
+            .min()?;
+        let (_, id, worker) = oldest;
+        self.nodes[id].split_requested = true;
+        Some(worker)
+    }
+
     /// The node's search proved `wins`, with `nodes` in `seconds`.
     pub(crate) fn settle_searched(
         &mut self,
@@ -230,7 +249,7 @@ impl<G: Game> Tree<G> {
 
     /// Adds the workers searching below `id` to `cancel`.
     fn cancel_below(&self, id: usize, cancel: &mut Vec<usize>) {
-        if let Some(worker) = self.nodes[id].worker {
+        if let Some((worker, _)) = self.nodes[id].worker {
             cancel.push(worker);
         }
         for &child in &self.nodes[id].children {
