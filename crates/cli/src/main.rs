@@ -3,6 +3,7 @@
 
 mod analyze;
 mod bench;
+mod book;
 mod engine_error;
 mod input;
 mod play;
@@ -189,6 +190,10 @@ pub struct SolveArgs {
     /// the answers are the same, the nodes differ: docs/DECISIONS.md).
     #[arg(long)]
     no_best_first: bool,
+    /// A store of `score4 prove` as an opening book: a position whose value it decides in the
+    /// mode asked is answered from it, with no search (docs/STORE.md).
+    #[arg(long)]
+    book: Option<PathBuf>,
 }
 
 /// Options of `score4 prove`.

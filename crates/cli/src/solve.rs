@@ -13,6 +13,7 @@ use score4_engine::{
     TranspositionTable,
 };
 
+use crate::book::Book;
 use crate::engine_error::{explain_engine_error, Purpose};
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::progress::{Heartbeat, ProgressMode, Reporter};
@@ -62,6 +63,9 @@ struct JsonSolved<'a> {
     /// With `--each-move`: the move ended the game, so there was nothing to search.
     #[serde(skip_serializing_if = "is_false")]
     ends_game: bool,
+    /// Answered from the `--book`, with no search.
+    #[serde(skip_serializing_if = "is_false")]
+    book: bool,
 }
 
 /// For serde: leave a flag out of the JSON line unless it is set.
@@ -339,6 +343,16 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
         );
     }
     let time_limit = args.time_limit;
+    let book = match &args.book {
+        Some(path) => match Book::open(path, game_name) {
+            Ok(book) => Some(book),
+            Err(error) => {
+                eprintln!("{command}: --book: {error}");
+                return crate::prove::store_error_code(&error);
+            }
+        },
+        None => None,
+    };
     let mut stopped_by = None;
     let read = source.for_each::<R>(|entry: Entry<R>| {
         let mut out = stdout.lock();
@@ -364,6 +378,7 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
             let _ = writeln!(out, "# {game}: {} to move", mover.symbol());
         }
         for row in rows_for(game, each_move) {
+            let mut booked = false;
             let (moves, value, ends_game) = match row {
                 Row::Search(game) => {
                     if clear_table {
@@ -374,7 +389,18 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
                         heartbeat.begin(&moves);
                     }
                     let deadline = time_limit.map(|limit| Instant::now() + limit);
-                    let outcome = evaluate(&engine, game.position(), &moves, progress, deadline);
+                    let from_book = match &book {
+                        Some(book) => book.answer(game.position(), mode).unwrap_or_else(|error| {
+                            eprintln!("{command}: --book: {error} (the position is searched)");
+                            None
+                        }),
+                        None => None,
+                    };
+                    booked = from_book.is_some();
+                    let outcome = match from_book {
+                        Some(evaluation) => Ok(evaluation),
+                        None => evaluate(&engine, game.position(), &moves, progress, deadline),
+                    };
                     if let Some(heartbeat) = &heartbeat {
                         heartbeat.end();
                     }
@@ -430,6 +456,7 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
                 }),
                 value: &value,
                 ends_game,
+                booked,
             };
             row.print(&mut out, args.json);
             let _ = out.flush();
@@ -624,6 +651,8 @@ struct PrintedRow<'a> {
     each_move: Option<Colour>,
     value: &'a RowValue,
     ends_game: bool,
+    /// Answered from the `--book`.
+    booked: bool,
 }
 
 impl PrintedRow<'_> {
@@ -661,6 +690,7 @@ impl PrintedRow<'_> {
                 tree_nodes: parallel.map(|p| p.tree_nodes),
                 cutoff: parallel.map(|p| p.cutoff),
                 ends_game: self.ends_game,
+                book: self.booked,
             };
             let line = serde_json::to_string(&json).expect("serialisable");
             let _ = writeln!(out, "{line}");
@@ -679,6 +709,7 @@ impl PrintedRow<'_> {
         };
         let note = match unknown {
             _ if self.ends_game => "  (the move ends the game)".to_owned(),
+            _ if self.booked => "  (from the book)".to_owned(),
             Some((interrupted, stop)) => format!(
                 "  (stopped by {}: proven {})",
                 match stop {

@@ -285,3 +285,74 @@ fn bad_stores_and_faults_are_clear_errors() {
     let kept = Store::open_for_reading(&limited).unwrap();
     kept.check_integrity().unwrap();
 }
+
+#[test]
+fn a_store_as_a_book_answers_what_the_solver_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("book.db");
+    let position = "22724F94BC9AE311CE6502"; // no first-player win, some 18 M nodes
+    score4()
+        .args(["prove", position, "--store"])
+        .arg(&store)
+        .args([
+            "--memory",
+            "256MiB",
+            "--checkpoint",
+            "0.2s",
+            "--progress",
+            "none",
+        ])
+        .assert()
+        .success();
+    let export = score4()
+        .args(["store", "export"])
+        .arg(&store)
+        .output()
+        .unwrap();
+    let positions = dir.path().join("held-in.txt");
+    std::fs::write(&positions, &export.stdout).unwrap();
+    let rows = |book: bool| -> Vec<serde_json::Value> {
+        let mut command = score4();
+        command.args([
+            "solve",
+            "--json",
+            "--threads",
+            "1",
+            "--memory",
+            "256MiB",
+            "--file",
+        ]);
+        command.arg(&positions);
+        if book {
+            command.arg("--book").arg(&store);
+        }
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8_lossy(&output.stdout)
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    };
+    let (searched, booked) = (rows(false), rows(true));
+    assert!(searched.len() >= 20, "{} held-in positions", searched.len());
+    assert_eq!(searched.len(), booked.len());
+    for (searched, booked) in searched.iter().zip(&booked) {
+        assert_eq!(searched["position"], booked["position"]);
+        assert_eq!(searched["value"], booked["value"], "{booked}");
+        assert_eq!(
+            (booked["book"].clone(), booked["nodes"].as_u64()),
+            (true.into(), Some(0))
+        );
+    }
+    // A book of the other game, or not a store, is refused.
+    score4()
+        .args(["--game", "classic", "solve", "4455", "--book"])
+        .arg(&store)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("a store of the 3d game"));
+}

@@ -1,0 +1,61 @@
+//! `--book FILE`: a store of `score4 prove` as an opening book. A position whose value the store
+//! decides (in the mode asked) is answered from it, with no search.
+
+use std::path::Path;
+
+use score4_engine::{Evaluation, Game, Mode, ScoreRange, SearchStats};
+use score4_prove::first_player_wins;
+use score4_store::{Store, StoreError};
+
+/// An open book.
+pub struct Book {
+    store: Store,
+}
+
+impl Book {
+    /// Opens the store at `path` for reading; it must be of the game `game`.
+    pub fn open(path: &Path, game: &str) -> Result<Book, StoreError> {
+        let store = Store::open_for_reading(path)?;
+        let found = store.game()?;
+        if found != game {
+            return Err(StoreError::OtherGame {
+                path: path.to_owned(),
+                found,
+                expected: game.to_owned(),
+            });
+        }
+        Ok(Book { store })
+    }
+
+    /// `position`'s value in `mode` if the book decides it: an evaluation of no nodes.
+    pub fn answer<G: Game>(
+        &self,
+        position: &G,
+        mode: Mode,
+    ) -> Result<Option<Evaluation>, StoreError> {
+        let key = position.key(position.transposing_symmetries());
+        let Some(record) = self.store.get(key)? else {
+            return Ok(None);
+        };
+        let possible = ScoreRange::possible(position);
+        let range = ScoreRange {
+            lower: record.bounds.lower.max(possible.lower),
+            upper: record.bounds.upper.min(possible.upper),
+        };
+        let value = match mode {
+            Mode::FirstWins => {
+                first_player_wins(record.bounds, position.white_to_move()).map(i32::from)
+            }
+            Mode::Wdl => range.wdl(),
+            Mode::Exact => range.exact(),
+        };
+        Ok(value.map(|value| Evaluation {
+            mode,
+            value,
+            range,
+            stats: SearchStats::default(),
+            seconds: 0.0,
+            parallel: None,
+        }))
+    }
+}
