@@ -2,16 +2,13 @@
 //! kind of bad input (clear message naming what and where, exit code 2, no panic, the rest of
 //! the work done).
 
-use assert_cmd::Command;
+mod common;
+use common::{json_lines, score4};
 use predicates::prelude::*;
 use score4_engine::{Engine, Memory, Mode, Settings};
 
 /// Small enough for tests, large enough to be legal.
 const TT: &str = "128MiB";
-
-fn score4() -> Command {
-    Command::cargo_bin("score4").expect("the score4 binary is built")
-}
 
 /// Positions of 44 stones from the committed generator (quick to solve).
 fn positions(count: usize) -> Vec<String> {
@@ -26,13 +23,6 @@ fn library_value(moves: &str) -> bool {
     let game: score4_board::GameRecord = moves.parse().unwrap();
     let engine = Engine::new(Settings::new(Mode::FirstWins, Memory::Table(128 << 20))).unwrap();
     engine.evaluate(game.position(), |_| {}).unwrap().value == 1
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
-        .collect()
 }
 
 #[test]
@@ -447,11 +437,13 @@ fn show_draws_a_classic_position_in_its_own_terms() {
         ));
 }
 
-#[test]
-fn gen_is_reproducible_and_writes_a_header() {
+/// The output of `score4 GAME_ARGS gen --stones STONES --count 25 --seed 9`, checked to be the
+/// same on a second run and to differ with seed 10.
+fn reproducible_gen(game_args: &[&str], stones: &str) -> String {
     let run = |seed: &str| {
         let output = score4()
-            .args(["gen", "--stones", "30", "--count", "25", "--seed", seed])
+            .args(game_args)
+            .args(["gen", "--stones", stones, "--count", "25", "--seed", seed])
             .output()
             .unwrap();
         assert!(output.status.success());
@@ -460,6 +452,12 @@ fn gen_is_reproducible_and_writes_a_header() {
     let first = run("9");
     assert_eq!(first, run("9"));
     assert_ne!(first, run("10"));
+    first
+}
+
+#[test]
+fn gen_is_reproducible_and_writes_a_header() {
+    let first = reproducible_gen(&[], "30");
     assert!(first.starts_with("# score4 gen --stones 30 --count 25 --seed 9\n"));
     let positions: Vec<&str> = first.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(positions.len(), 25);
@@ -468,20 +466,7 @@ fn gen_is_reproducible_and_writes_a_header() {
 
 #[test]
 fn gen_makes_classic_positions_too_and_refuses_a_full_board() {
-    let run = |seed: &str| {
-        let output = score4()
-            .args([
-                "--game", "classic", "gen", "--stones", "20", "--count", "25",
-            ])
-            .args(["--seed", seed])
-            .output()
-            .unwrap();
-        assert!(output.status.success());
-        String::from_utf8(output.stdout).unwrap()
-    };
-    let first = run("9");
-    assert_eq!(first, run("9"));
-    assert_ne!(first, run("10"));
+    let first = reproducible_gen(&["--game", "classic"], "20");
     assert!(first.starts_with("# score4 --game classic gen --stones 20 --count 25 --seed 9\n"));
     let positions: Vec<&str> = first.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(positions.len(), 25);

@@ -2,25 +2,14 @@
 //! error is not a terminal, a stop by a real signal, `--each-move` valued for the player who
 //! moves, and help that lists the choices.
 
+mod common;
+use common::{json_lines, score4};
 use std::io::Read;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
-
 /// Eight stones: far beyond any time a test can give, so a search of it only ends when stopped.
 const HARD: &str = "0FC3484B";
-
-fn score4() -> Command {
-    Command::cargo_bin("score4").expect("the score4 binary is built")
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
-        .collect()
-}
 
 /// Positions of `stones` stones from the generator.
 fn positions(stones: u32, count: usize) -> Vec<String> {

@@ -1,36 +1,14 @@
 //! `solve --mode`, `analyze` and `play` end to end: values against the library, a scripted
 //! game to a legal record, engine self-play to the end, and bad input.
 
-use assert_cmd::Command;
+mod common;
+use common::{json_lines, score4, stdout_of_success};
 use score4_board::{GameRecord, Outcome};
 use score4_classic::ClassicRecord;
 use score4_engine::{Engine, Memory, Mode, Replacement, Settings, TranspositionTable};
 
 /// Large enough for a table of bounds (at least 521 MiB for TWOBIG).
 const TT: &str = "600MiB";
-
-fn score4() -> Command {
-    Command::cargo_bin("score4").expect("the score4 binary is built")
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("one JSON object per line"))
-        .collect()
-}
-
-/// Runs `command`, checks that it succeeds (else shows its standard error), and returns its
-/// standard output.
-fn stdout_of_success(command: &mut Command) -> String {
-    let output = command.output().unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
 
 /// The game record `play` prints last (`record: MOVES`).
 fn record_of(stdout: &str) -> &str {

@@ -3,21 +3,18 @@
 //! SQLite's integrity check after every kill, a second process reads the store during a run,
 //! and bad stores are refused with the file named.
 
+mod common;
+use common::{score4, stdout_of_success};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
 use score4_store::Store;
 
 /// 22 stones; the first player wins, and only with column 6. About 30 M nodes: some 8 s on two
 /// threads, long enough to be killed many times.
 const POSITION: &str = "4ADD7EB265E49F0CC207AB";
-
-fn score4() -> Command {
-    Command::cargo_bin("score4").expect("the score4 binary is built")
-}
 
 /// The arguments of a prove of `POSITION` on `store` with a short checkpoint.
 fn prove_args(store: &Path) -> Vec<String> {
@@ -120,26 +117,18 @@ fn a_proof_killed_twenty_times_resumes_to_the_value_of_an_uninterrupted_solve() 
             );
         }
     }
-    let resumed = score4()
-        .args(prove_args(&store))
-        .args(["--json", "--progress", "none"])
-        .output()
-        .unwrap();
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
-    let resumed = json_of(&resumed.stdout);
+    let prove_to_the_end = || {
+        let mut command = score4();
+        command
+            .args(prove_args(&store))
+            .args(["--json", "--progress", "none"]);
+        json_of(stdout_of_success(&mut command).as_bytes())
+    };
+    let resumed = prove_to_the_end();
     assert_eq!(resumed["value"], expected, "{resumed}");
     assert!(resumed["runs"].as_u64().unwrap() >= 2, "{resumed}");
     // Once proven, the store answers at once.
-    let again = score4()
-        .args(prove_args(&store))
-        .args(["--json", "--progress", "none"])
-        .output()
-        .unwrap();
-    let again = json_of(&again.stdout);
+    let again = prove_to_the_end();
     assert_eq!(
         (again["value"].clone(), again["nodes"].as_u64()),
         (expected, Some(0))
@@ -159,17 +148,8 @@ fn store_status_reads_the_store_while_a_proof_writes_it() {
         .spawn()
         .unwrap();
     std::thread::sleep(Duration::from_secs(3));
-    let status = score4()
-        .args(["store", "status", "--json"])
-        .arg(&store)
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-    let status = json_of(&status.stdout);
+    let status = stdout_of_success(score4().args(["store", "status", "--json"]).arg(&store));
+    let status = json_of(status.as_bytes());
     assert_eq!(status["runs"][0]["outcome"], "running", "{status}");
     assert_eq!(status["roots"][0]["position"], POSITION);
     assert!(status["positions"].as_u64().unwrap() >= 1, "{status}");
