@@ -204,6 +204,11 @@ pub struct ProveArgs {
     /// The store: an SQLite file, made if there is none (docs/STORE.md).
     #[arg(long)]
     store: PathBuf,
+    /// The question: first-wins (does the first player win?) or wdl (win, draw or loss for the
+    /// side to move: first-wins, then if not a win, whether the first player reaches a draw;
+    /// it needs a table of bounds, at least 521 MiB).
+    #[arg(long, default_value = "first-wins", value_parser = prove_mode_parser())]
+    mode: Mode,
     /// Worker threads (default: one per physical core).
     #[arg(long, value_parser = parse_threads)]
     threads: Option<usize>,
@@ -436,6 +441,12 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 /// The modes, listed in `--help` and in the error for a bad one.
 fn mode_parser() -> impl TypedValueParser<Value = Mode> {
     clap::builder::PossibleValuesParser::new(["first-wins", "wdl", "exact"])
+        .map(|text| text.parse::<Mode>().expect("a listed mode"))
+}
+
+/// The modes `prove` answers.
+fn prove_mode_parser() -> impl TypedValueParser<Value = Mode> {
+    clap::builder::PossibleValuesParser::new(["first-wins", "wdl"])
         .map(|text| text.parse::<Mode>().expect("a listed mode"))
 }
 

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
-use score4_engine::{machine_memory, physical_cores, Game, Record};
+use score4_engine::{machine_memory, physical_cores, Game, Mode, Record};
 use score4_prove::{prove, ProveConfig, ProveError, ProveProgress};
 use score4_store::{Run, Store, StoreError};
 
@@ -51,8 +51,10 @@ struct JsonProof<'a> {
     game: &'static str,
     position: &'a str,
     store: String,
-    /// 1 the first player wins, 0 not; null if stopped first.
-    value: Option<u8>,
+    mode: &'static str,
+    /// first-wins: 1 the first player wins, 0 not; wdl: 1, 0 or -1 for the side to move; null
+    /// if stopped first.
+    value: Option<i32>,
     nodes: u64,
     seconds: f64,
     committed: u64,
@@ -89,6 +91,7 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
     };
     let moves = game.to_string();
     let config = ProveConfig {
+        mode: args.mode,
         threads,
         table_bytes: memory,
         checkpoint: args.checkpoint,
@@ -97,7 +100,7 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
         run: Run {
             id: 0,
             root: moves.clone(),
-            mode: "first-wins".to_owned(),
+            mode: args.mode.name().to_owned(),
             started: 0.0,
             stopped: 0.0,
             host: host(),
@@ -140,7 +143,8 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
             game: game_name,
             position: &moves,
             store: args.store.display().to_string(),
-            value: report.first_player_wins.map(u8::from),
+            mode: args.mode.name(),
+            value: report.value,
             nodes: report.nodes,
             seconds: report.seconds,
             committed: report.committed,
@@ -151,13 +155,17 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
         };
         println!("{}", serde_json::to_string(&json).expect("serialisable"));
     } else {
-        let value = match report.first_player_wins {
-            Some(true) => "the first player (X) wins".to_owned(),
-            Some(false) => "the first player (X) does not win".to_owned(),
-            None => format!(
+        let mover = game.position().mover().symbol();
+        let value = match (args.mode, report.value) {
+            (_, None) => format!(
                 "not proven yet (stopped by {})",
                 stopped.unwrap_or("a stop")
             ),
+            (Mode::FirstWins, Some(1)) => "the first player (X) wins".to_owned(),
+            (Mode::FirstWins, Some(_)) => "the first player (X) does not win".to_owned(),
+            (_, Some(1)) => format!("{mover}, to move, wins"),
+            (_, Some(0)) => "a draw".to_owned(),
+            (_, Some(_)) => format!("{mover}, to move, loses"),
         };
         println!(
             "{moves}: {value}; this run {} in {:.1} s, {} committed; over {} {} in {} ({})",
@@ -171,7 +179,7 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
         );
     }
     match signals.received() {
-        Some(signal) if report.first_player_wins.is_none() => exit_code(signal),
+        Some(signal) if report.value.is_none() => exit_code(signal),
         _ => ExitCode::SUCCESS,
     }
 }

@@ -6,7 +6,9 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use score4_game::Game;
-use score4_solver::{BestFirst, Monitor, Solver, TableConfig, TableError, TranspositionTable};
+use score4_solver::{
+    BestFirst, Mode, Monitor, Solver, TableConfig, TableError, TranspositionTable,
+};
 use score4_store::{Run, Store, StoreError};
 
 use crate::tree::{State, Tree};
@@ -18,9 +20,11 @@ const SPLIT_FOR_IDLE_AFTER: Duration = Duration::from_millis(200);
 /// How a proof runs.
 #[derive(Clone, Debug)]
 pub struct ProveConfig {
+    /// The question: [`Mode::FirstWins`] or [`Mode::Wdl`].
+    pub mode: Mode,
     /// Worker threads, each with its own sequential search on the shared table.
     pub threads: usize,
-    /// The transposition table's size (TWOBIG, first-wins entries).
+    /// The transposition table's size (TWOBIG; a table of bounds in wdl mode).
     pub table_bytes: u64,
     /// The longest a job is searched before it is split into its children: the most work a
     /// kill can lose per worker.
@@ -56,8 +60,9 @@ pub struct ProveProgress {
 /// How a proof run ended.
 #[derive(Clone, Debug)]
 pub struct ProveReport {
-    /// Whether the first player wins the root; `None` if the run was stopped first.
-    pub first_player_wins: Option<bool>,
+    /// The root's value in the mode: first-wins 1 (the first player wins) or 0; wdl 1, 0 or -1
+    /// for the side to move. `None` if the run was stopped first.
+    pub value: Option<i32>,
     /// Nodes searched and seconds taken by this run.
     pub nodes: u64,
     pub seconds: f64,
@@ -95,12 +100,13 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-/// Proves whether the first player wins `root` (reached by `moves`), resuming from what
-/// `store` holds and writing every position settled or split to it. Raising `stop` ends the
-/// run cleanly (a last commit; the jobs under way are lost, at most `checkpoint` of work
-/// each). Fails if the table cannot be made or the store fails; what was committed stays.
+/// Proves `root` (reached by `moves`) in `config.mode` — whether the first player wins, or
+/// win, draw or loss — resuming from what `store` holds and writing every position settled or
+/// split to it. Raising `stop` ends the run cleanly (a last commit; the jobs under way are
+/// lost, at most `checkpoint` of work each). Fails if the table cannot be made or the store
+/// fails; what was committed stays.
 ///
-/// Contract: nobody has four in a line in `root`.
+/// Contract: nobody has four in a line in `root`; the mode is first-wins or wdl.
 pub fn prove<G: Game>(
     root: &G,
     moves: &str,
@@ -109,93 +115,171 @@ pub fn prove<G: Game>(
     stop: &AtomicBool,
     mut on_progress: impl FnMut(&ProveProgress),
 ) -> Result<ProveReport, ProveError> {
+    assert_ne!(config.mode, Mode::Exact, "prove answers first-wins and wdl");
     let started = Instant::now();
     let table = TranspositionTable::new(
-        &TableConfig::new(config.table_bytes, G::KEY_WIDTH).threads(config.threads.max(1)),
+        &TableConfig::new(config.table_bytes, G::KEY_WIDTH)
+            .format(config.mode.format())
+            .threads(config.threads.max(1)),
     )?;
-    let table = &table;
-    let known = store
-        .load()?
-        .into_iter()
-        .map(|(key, (bounds, _))| (key, bounds))
-        .collect();
     let run_id = store.begin_run(&config.run)?;
-    let shared = Mutex::new(Shared {
-        tree: Tree::new(*root, moves.to_owned(), known),
+    let mut run = RunState {
+        store,
+        table: &table,
+        config,
+        stop,
+        run_id,
+        started,
         nodes: 0,
-        running: 0,
-        finished: false,
-    });
-    let wake = Condvar::new();
-    let threads = config.threads.max(1);
-    let monitors: Vec<Monitor> = (0..threads).map(|_| Monitor::default()).collect();
-    let mut committed = 0u64;
-    let outcome = std::thread::scope(|scope| {
-        for worker in 0..threads {
-            let (shared, wake, monitors) = (&shared, &wake, &monitors);
-            scope.spawn(move || work(worker, shared, wake, monitors, table, config.checkpoint));
-        }
-        let mut last_progress = Instant::now();
-        let result = loop {
-            let (records, nodes, done) = {
-                let mut state = lock(&shared);
-                let done = state.tree.value().is_some() || stop.load(Relaxed);
-                if done {
-                    state.finished = true;
-                }
-                (std::mem::take(&mut state.tree.pending), state.nodes, done)
-            };
-            if done {
-                for monitor in &monitors {
-                    monitor.stop();
-                }
-                wake.notify_all();
-            }
-            let written = store
-                .write(&records)
-                .and_then(|_| store.update_run(run_id, nodes, "running"));
-            if let Err(error) = written {
-                lock(&shared).finished = true;
-                for monitor in &monitors {
-                    monitor.stop();
-                }
-                wake.notify_all();
-                break Err(error);
-            }
-            committed += records.len() as u64;
-            if last_progress.elapsed() >= config.progress_every {
-                last_progress = Instant::now();
-                on_progress(&progress_of(&lock(&shared), started, committed));
-            }
-            if done {
-                break Ok(());
-            }
-            wait_for_commit(&shared, &wake, config.commit_every, stop);
-        };
-        result
-    });
-    // The workers have ended: what they settled while stopping goes in a last commit.
-    let mut state = lock(&shared);
-    let records = std::mem::take(&mut state.tree.pending);
-    let value = state.tree.value();
-    let nodes = state.nodes;
-    drop(state);
-    let ending = match (&outcome, value) {
-        (Err(_), _) => "failed",
-        (Ok(()), Some(_)) => "proven",
-        (Ok(()), None) => "stopped",
+        committed: 0,
     };
-    outcome?;
-    store.write(&records)?;
-    committed += records.len() as u64;
-    store.update_run(run_id, nodes, ending)?;
+    // First-wins asks whether the first player's score reaches 1 (a win); win/draw/loss asks
+    // that, and if not, whether it reaches 0 (a draw).
+    let outcome = run
+        .question(root, moves, 1, &mut on_progress)
+        .and_then(|wins| match (config.mode, wins) {
+            (Mode::Wdl, Some(false)) => Ok(run
+                .question(root, moves, 0, &mut on_progress)?
+                .map(|draws| if draws { 0 } else { -1 })),
+            (_, wins) => Ok(wins.map(i32::from)),
+        });
+    let ending = match &outcome {
+        Err(_) => "failed",
+        Ok(Some(_)) => "proven",
+        Ok(None) => "stopped",
+    };
+    let first_player_value = outcome?;
+    run.store.update_run(run_id, run.nodes, ending)?;
+    // A wdl value is the side to move's: the negative of the first player's when black moves.
+    let value = match (config.mode, root.white_to_move()) {
+        (Mode::Wdl, false) => first_player_value.map(|value| -value),
+        _ => first_player_value,
+    };
     Ok(ProveReport {
-        first_player_wins: value,
-        nodes,
+        value,
+        nodes: run.nodes,
         seconds: started.elapsed().as_secs_f64(),
-        committed,
+        committed: run.committed,
         run_id,
     })
+}
+
+/// What the questions of one run share.
+struct RunState<'a> {
+    store: &'a mut Store,
+    table: &'a TranspositionTable,
+    config: &'a ProveConfig,
+    stop: &'a AtomicBool,
+    run_id: i64,
+    started: Instant,
+    /// Nodes searched and positions committed by the run so far.
+    nodes: u64,
+    committed: u64,
+}
+
+impl RunState<'_> {
+    /// Whether the first player's score in `root` reaches `threshold`, by a tree of jobs over
+    /// what the store holds; `None` if the run was stopped first.
+    fn question<G: Game>(
+        &mut self,
+        root: &G,
+        moves: &str,
+        threshold: i32,
+        on_progress: &mut impl FnMut(&ProveProgress),
+    ) -> Result<Option<bool>, StoreError> {
+        let known = self
+            .store
+            .load()?
+            .into_iter()
+            .map(|(key, (bounds, _))| (key, bounds))
+            .collect();
+        let shared = Mutex::new(Shared {
+            tree: Tree::new(*root, moves.to_owned(), known, threshold),
+            nodes: 0,
+            running: 0,
+            finished: false,
+        });
+        let wake = Condvar::new();
+        let threads = self.config.threads.max(1);
+        let monitors: Vec<Monitor> = (0..threads).map(|_| Monitor::default()).collect();
+        let job = Job {
+            table: self.table,
+            checkpoint: self.config.checkpoint,
+            // The first-wins question on a binary table is the solver's own, best-first
+            // driver included; other thresholds ask for a bound.
+            threshold: (self.config.mode != Mode::FirstWins).then_some(threshold),
+        };
+        let nodes_before = self.nodes;
+        let outcome = std::thread::scope(|scope| {
+            for worker in 0..threads {
+                let (shared, wake, monitors, job) = (&shared, &wake, &monitors, &job);
+                scope.spawn(move || work(worker, shared, wake, monitors, job));
+            }
+            let mut last_progress = Instant::now();
+            loop {
+                let (records, nodes, done) = {
+                    let mut state = lock(&shared);
+                    let done = state.tree.value().is_some() || self.stop.load(Relaxed);
+                    if done {
+                        state.finished = true;
+                    }
+                    (std::mem::take(&mut state.tree.pending), state.nodes, done)
+                };
+                if done {
+                    for monitor in &monitors {
+                        monitor.stop();
+                    }
+                    wake.notify_all();
+                }
+                self.nodes = nodes_before + nodes;
+                let written = self
+                    .store
+                    .write(&records)
+                    .and_then(|_| self.store.update_run(self.run_id, self.nodes, "running"));
+                if let Err(error) = written {
+                    lock(&shared).finished = true;
+                    for monitor in &monitors {
+                        monitor.stop();
+                    }
+                    wake.notify_all();
+                    break Err(error);
+                }
+                self.committed += records.len() as u64;
+                if last_progress.elapsed() >= self.config.progress_every {
+                    last_progress = Instant::now();
+                    let state = lock(&shared);
+                    let mut progress = progress_of(&state, self.started, self.committed);
+                    progress.nodes += nodes_before;
+                    drop(state);
+                    on_progress(&progress);
+                }
+                if done {
+                    break Ok(());
+                }
+                wait_for_commit(&shared, &wake, self.config.commit_every, self.stop);
+            }
+        });
+        // The workers have ended: what they settled while stopping goes in a last commit.
+        let mut state = lock(&shared);
+        let records = std::mem::take(&mut state.tree.pending);
+        let value = state.tree.value();
+        self.nodes = nodes_before + state.nodes;
+        drop(state);
+        outcome?;
+        self.store.write(&records)?;
+        self.committed += records.len() as u64;
+        Ok(value)
+    }
+}
+
+/// What a worker's job is.
+struct Job<'a> {
+    table: &'a TranspositionTable,
+    /// The longest a job is searched before it is split.
+    checkpoint: Duration,
+    /// `None`: the first-wins question on a binary table; `Some(t)`: whether the first
+    /// player's score reaches `t`, on a table of bounds.
+    threshold: Option<i32>,
 }
 
 /// Sleeps until the next commit is due, waking early when the root is settled or `stop` is
@@ -239,16 +323,16 @@ fn progress_of<G: Game>(state: &Shared<G>, started: Instant, committed: u64) -> 
     }
 }
 
-/// A worker: takes the next job, searches it for at most `checkpoint`, and settles or splits
-/// it, until the run is finished.
+/// A worker: takes the next job, searches it for at most the checkpoint, and settles or
+/// splits it, until the run is finished.
 fn work<G: Game>(
     worker: usize,
     shared: &Mutex<Shared<G>>,
     wake: &Condvar,
     monitors: &[Monitor],
-    table: &TranspositionTable,
-    checkpoint: Duration,
+    job: &Job<'_>,
 ) {
+    let (table, checkpoint) = (job.table, job.checkpoint);
     let monitor = &monitors[worker];
     let mut solver = Solver::new(table)
         .with_monitor(monitor)
@@ -289,7 +373,14 @@ fn work<G: Game>(
         };
         let before = solver.stats().nodes;
         let started = Instant::now();
-        let solution = solver.solve_within(&position, started + checkpoint);
+        let solution = match job.threshold {
+            None => solver
+                .solve_within(&position, started + checkpoint)
+                .map(|solution| solution.first_player_wins),
+            Some(threshold) => {
+                solver.score_at_least_within(&position, threshold, started + checkpoint)
+            }
+        };
         let seconds = started.elapsed().as_secs_f64();
         let nodes = solver.stats().nodes - before;
         let mut state = lock(shared);
@@ -301,27 +392,21 @@ fn work<G: Game>(
         let timed_out = timed_out || split_requested;
         if state.tree.is_needed(id) && !state.finished {
             match solution {
-                Some(solution) => state.tree.settle_searched(
-                    id,
-                    solution.first_player_wins,
-                    nodes,
-                    seconds,
-                    &mut cancel,
-                ),
+                Some(reaches) => {
+                    state
+                        .tree
+                        .settle_searched(id, reaches, nodes, seconds, &mut cancel)
+                }
                 None if timed_out => state.tree.split(id, nodes, seconds, &mut cancel),
                 // Stopped for a job elsewhere that settled this one's fate: nothing to keep.
                 None => {}
             }
-        } else if let Some(solution) = solution {
+        } else if let Some(reaches) = solution {
             // Settled after it stopped mattering here: its value still goes to the store.
             if !matches!(state.tree.node(id).state, State::Settled(_)) {
-                state.tree.settle_searched(
-                    id,
-                    solution.first_player_wins,
-                    nodes,
-                    seconds,
-                    &mut cancel,
-                );
+                state
+                    .tree
+                    .settle_searched(id, reaches, nodes, seconds, &mut cancel);
             }
         }
         for &other in &cancel {

@@ -1,13 +1,14 @@
-//! [`Tree`]: the jobs of a proof, an AND/OR tree over the first-wins question. A node is a
+//! [`Tree`]: the jobs of a proof, an AND/OR tree over one question, "does the first player's
+//! score reach the threshold?" (threshold 1: does the first player win?). A node is a
 //! position; it is open (a job to search), split (its value is its children's), or settled.
-//! White's nodes are won by one winning child, black's by all.
+//! White's nodes reach the threshold with one child that does, black's only if all do.
 
 use std::collections::HashMap;
 
 use score4_game::{Cell, Game};
 use score4_store::{Bounds, Record};
 
-use crate::value::{bounds_of, first_player_wins};
+use crate::value::{bounds_at, reaches};
 
 /// Where a node stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,7 +17,7 @@ pub(crate) enum State {
     Open,
     /// Its children carry its value.
     Split,
-    /// Proven: whether the first player wins.
+    /// Proven: whether the first player's score reaches the threshold.
     Settled(bool),
 }
 
@@ -40,6 +41,8 @@ pub(crate) struct Node<G> {
 /// The tree, what the store knew, and the records settled since the last commit.
 pub(crate) struct Tree<G> {
     nodes: Vec<Node<G>>,
+    /// The question's threshold on the first player's score.
+    threshold: i32,
     /// Bounds by key: the store's at the start, then every node settled or split.
     known: HashMap<u128, Bounds>,
     /// Records for the next commit.
@@ -53,10 +56,16 @@ pub(crate) fn key_of<G: Game>(position: &G) -> u128 {
 }
 
 impl<G: Game> Tree<G> {
-    /// A tree of the root alone, over what the store holds.
-    pub(crate) fn new(root: G, moves: String, known: HashMap<u128, Bounds>) -> Tree<G> {
+    /// A tree of the root alone for the question at `threshold`, over what the store holds.
+    pub(crate) fn new(
+        root: G,
+        moves: String,
+        known: HashMap<u128, Bounds>,
+        threshold: i32,
+    ) -> Tree<G> {
         let mut tree = Tree {
             nodes: Vec::new(),
+            threshold,
             known,
             pending: Vec::new(),
         };
@@ -103,7 +112,7 @@ impl<G: Game> Tree<G> {
         let key = key_of(&position);
         let known = self.known.get(&key).copied();
         let white = position.white_to_move();
-        let state = match known.and_then(|bounds| first_player_wins(bounds, white)) {
+        let state = match known.and_then(|bounds| reaches(bounds, white, self.threshold)) {
             Some(wins) => State::Settled(wins),
             None => State::Open,
         };
@@ -116,7 +125,9 @@ impl<G: Game> Tree<G> {
             state,
             worker: None,
             split_requested: false,
-            split_before: known.is_some() && state == State::Open,
+            // Rows that decide nothing record splits; a row that answers another question
+            // (the other threshold of a wdl proof) is no sign that this one needs a split.
+            split_before: known.is_some_and(Bounds::is_unknown),
         });
         self.nodes.len() - 1
     }
@@ -162,7 +173,7 @@ impl<G: Game> Tree<G> {
                 let decided = self
                     .known
                     .get(&node.key)
-                    .and_then(|&bounds| first_player_wins(bounds, white));
+                    .and_then(|&bounds| reaches(bounds, white, self.threshold));
                 if let Some(wins) = decided {
                     self.settle(id, wins, cancel);
                     return None;
@@ -212,7 +223,7 @@ impl<G: Game> Tree<G> {
     fn record(&mut self, id: usize, wins: Option<bool>, nodes: u64, seconds: f64) {
         let node = &self.nodes[id];
         let bounds = match wins {
-            Some(wins) => bounds_of(wins, node.position.white_to_move()),
+            Some(wins) => bounds_at(wins, node.position.white_to_move(), self.threshold),
             None => Bounds::UNKNOWN,
         };
         let merged = match self.known.get(&node.key) {
@@ -278,8 +289,9 @@ impl<G: Game> Tree<G> {
     }
 
     /// Splits an open node into its children after a search of `nodes` in `seconds` that did
-    /// not settle it: a move that makes four settles it at once, a move that fills the board is
-    /// a draw, the others become open nodes (or settled ones, if the store knows them).
+    /// not settle it: a move that makes four settles it at once (by the score of that win), a
+    /// move that fills the board is a draw (score 0), the others become open nodes (or settled
+    /// ones, if the store knows them).
     pub(crate) fn split(&mut self, id: usize, nodes: u64, seconds: f64, cancel: &mut Vec<usize>) {
         if nodes > 0 || !self.nodes[id].split_before {
             self.record(id, None, nodes, seconds);
@@ -294,7 +306,9 @@ impl<G: Game> Tree<G> {
             .collect();
         self.nodes[id].state = State::Split;
         if cells.iter().any(|&cell| position.wins_with(cell)) {
-            self.settle(id, white, cancel);
+            let mover_scores = position.score_of_winning_now();
+            let first_player_scores = if white { mover_scores } else { -mover_scores };
+            self.settle(id, first_player_scores >= self.threshold, cancel);
             return;
         }
         for cell in cells {
@@ -305,7 +319,8 @@ impl<G: Game> Tree<G> {
             let child_id = self.add(child, moves, Some(id));
             self.nodes[id].children.push(child_id);
             if full {
-                self.nodes[child_id].state = State::Settled(false); // a draw
+                self.nodes[child_id].state = State::Settled(0 >= self.threshold);
+                // a draw
             }
         }
         self.reconsider(id, cancel);

@@ -6,12 +6,14 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use score4_board::GameRecord;
+use score4_game::Game;
 use score4_prove::{prove, ProveConfig};
-use score4_solver::{Replacement, Solver, TranspositionTable};
+use score4_solver::{Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
 use score4_store::{Run, Store};
 
 fn config(checkpoint: Duration) -> ProveConfig {
     ProveConfig {
+        mode: Mode::FirstWins,
         threads: 2,
         table_bytes: 128 << 20,
         checkpoint,
@@ -65,7 +67,7 @@ fn split_proofs_agree_with_the_solver() {
                 |_| {},
             )
             .unwrap();
-            assert_eq!(report.first_player_wins, Some(wins), "{moves}");
+            assert_eq!(report.value, Some(i32::from(wins)), "{moves}");
             checked += 1;
             rows += store.summary().unwrap().positions;
         }
@@ -108,7 +110,50 @@ fn a_proof_stopped_and_resumed_from_its_store_ends_with_the_solvers_value() {
             |_| {},
         )
         .unwrap();
-        assert_eq!(report.first_player_wins, Some(wins), "{moves}");
+        assert_eq!(report.value, Some(i32::from(wins)), "{moves}");
         assert!(store.check_integrity().is_ok());
     }
+}
+
+#[test]
+fn split_wdl_proofs_agree_with_the_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let reference = TranspositionTable::new(
+        &TableConfig::new(300 << 20, score4_solver::table::KEY_WIDTH_3D)
+            .replacement(Replacement::New)
+            .format(Format::Bounds),
+    )
+    .unwrap();
+    let mut values = [0; 3];
+    for (i, (game, _)) in positions(32, 16).into_iter().enumerate() {
+        reference.clear();
+        let position = game.position();
+        let mut solver = Solver::new(&reference);
+        // The first player's win, draw or loss, then the side to move's.
+        let first = if solver.score_at_least(position, 1) {
+            1
+        } else if solver.score_at_least(position, 0) {
+            0
+        } else {
+            -1
+        };
+        let expected = if position.white_to_move() {
+            first
+        } else {
+            -first
+        };
+        values[(expected + 1) as usize] += 1;
+        let path = dir.path().join(format!("{i}.db"));
+        let mut store = Store::open_for_writing(&path, "3d").unwrap();
+        let moves = game.to_string();
+        let config = ProveConfig {
+            mode: Mode::Wdl,
+            table_bytes: 600 << 20,
+            ..config(Duration::from_millis(1))
+        };
+        let stop = AtomicBool::new(false);
+        let report = prove(position, &moves, &mut store, &config, &stop, |_| {}).unwrap();
+        assert_eq!(report.value, Some(expected), "{moves}");
+    }
+    assert!(values.iter().filter(|&&n| n > 0).count() >= 2, "{values:?}");
 }

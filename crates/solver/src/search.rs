@@ -211,6 +211,23 @@ impl<'t> Solver<'t> {
         self.attempt(|solver| solver.solve(position))
     }
 
+    /// [`Self::score_at_least`], unless the search is still running at `deadline` or the
+    /// monitor's stop flag is raised first: then `None`, and the table holds only values proven
+    /// before that.
+    ///
+    /// Contract: as [`Self::score_at_least`].
+    pub fn score_at_least_within<G: Game>(
+        &mut self,
+        position: &G,
+        threshold: i32,
+        deadline: Instant,
+    ) -> Option<bool> {
+        self.set_deadline(Some(deadline));
+        let answer = self.attempt(|solver| solver.score_at_least(position, threshold));
+        self.set_deadline(None);
+        answer
+    }
+
     /// Runs `search` unless the stop flag is raised or the deadline passes first: then `None`
     /// (whatever `search` returned is meaningless, and nothing it stored is).
     pub(crate) fn attempt<R>(&mut self, search: impl FnOnce(&mut Self) -> R) -> Option<R> {
