@@ -138,28 +138,75 @@ fn a_proof_killed_twenty_times_resumes_to_the_value_of_an_uninterrupted_solve() 
 #[test]
 fn store_status_reads_the_store_while_a_proof_writes_it() {
     let dir = tempfile::tempdir().unwrap();
-    let store = dir.path().join("live.db");
+    // A proof of minutes, stopped by SIGTERM once seen running.
+    let live = dir.path().join("live.db");
+    let hard = "180A23C9B53C74B507BB42";
     let binary = assert_cmd::cargo::cargo_bin("score4");
-    let mut child = Process::new(&binary)
-        .args(prove_args(&store))
+    let mut args = prove_args(&live);
+    args[1] = hard.to_owned();
+    let child = Process::new(&binary)
+        .args(&args)
         .args(["--progress", "none"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(3));
-    let status = stdout_of_success(score4().args(["store", "status", "--json"]).arg(&store));
-    let status = json_of(status.as_bytes());
+    // Wait for the first commit of a split (the checkpoint is half a second).
+    let started = Instant::now();
+    let status = loop {
+        std::thread::sleep(Duration::from_millis(250));
+        let output = score4()
+            .args(["store", "status", "--json"])
+            .arg(&live)
+            .output()
+            .unwrap();
+        if output.status.success() {
+            let status = json_of(&output.stdout);
+            if status["positions"].as_u64().unwrap_or(0) >= 1 {
+                break status;
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no commit in a minute"
+        );
+    };
     assert_eq!(status["runs"][0]["outcome"], "running", "{status}");
-    assert_eq!(status["roots"][0]["position"], POSITION);
-    assert!(status["positions"].as_u64().unwrap() >= 1, "{status}");
+    assert_eq!(status["roots"][0]["position"], hard);
     // A second prove on the same store is refused while the first runs.
     score4()
-        .args(prove_args(&store))
+        .args(&args)
         .assert()
         .code(2)
         .stderr(predicates::str::contains("in use by another process"));
-    assert!(child.wait().unwrap().success());
+    let killed = Process::new("sh")
+        .args(["-c", &format!("kill -TERM {}", child.id())])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(143));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("not proven yet (stopped by SIGTERM)"),
+        "{stdout}"
+    );
+    let status = json_of(
+        &score4()
+            .args(["store", "status", "--json"])
+            .arg(&live)
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert_eq!(status["runs"][0]["outcome"], "stopped", "{status}");
+    // A proof to its end: its status, export and merge.
+    let store = dir.path().join("done.db");
+    stdout_of_success(
+        score4()
+            .args(prove_args(&store))
+            .args(["--progress", "none"]),
+    );
     let status = score4()
         .args(["store", "status"])
         .arg(&store)
