@@ -58,6 +58,8 @@ struct JsonProof<'a> {
     nodes: u64,
     seconds: f64,
     committed: u64,
+    /// Seconds spent writing to the store.
+    commit_seconds: f64,
     runs: usize,
     nodes_all_runs: u64,
     seconds_all_runs: f64,
@@ -148,6 +150,7 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
             nodes: report.nodes,
             seconds: report.seconds,
             committed: report.committed,
+            commit_seconds: report.commit_seconds,
             runs: runs.len(),
             nodes_all_runs: nodes_all,
             seconds_all_runs: seconds_all,

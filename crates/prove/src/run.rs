@@ -68,6 +68,9 @@ pub struct ProveReport {
     pub seconds: f64,
     /// Positions committed to the store by this run.
     pub committed: u64,
+    /// Seconds spent writing to the store (the committing thread's, beside the workers'):
+    /// what the store costs the run.
+    pub commit_seconds: f64,
     /// The run's id in the store.
     pub run_id: i64,
 }
@@ -132,6 +135,7 @@ pub fn prove<G: Game>(
         started,
         nodes: 0,
         committed: 0,
+        commit_seconds: 0.0,
     };
     // First-wins asks whether the first player's score reaches 1 (a win); win/draw/loss asks
     // that, and if not, whether it reaches 0 (a draw).
@@ -160,6 +164,7 @@ pub fn prove<G: Game>(
         nodes: run.nodes,
         seconds: started.elapsed().as_secs_f64(),
         committed: run.committed,
+        commit_seconds: run.commit_seconds,
         run_id,
     })
 }
@@ -175,6 +180,8 @@ struct RunState<'a> {
     /// Nodes searched and positions committed by the run so far.
     nodes: u64,
     committed: u64,
+    /// Seconds spent in the store's writes.
+    commit_seconds: f64,
 }
 
 impl RunState<'_> {
@@ -232,10 +239,12 @@ impl RunState<'_> {
                     wake.notify_all();
                 }
                 self.nodes = nodes_before + nodes;
+                let writing = Instant::now();
                 let written = self
                     .store
                     .write(&records)
                     .and_then(|_| self.store.update_run(self.run_id, self.nodes, "running"));
+                self.commit_seconds += writing.elapsed().as_secs_f64();
                 if let Err(error) = written {
                     lock(&shared).finished = true;
                     for monitor in &monitors {
