@@ -298,12 +298,21 @@ impl<G: Game> Tree<G> {
         }
         let position = self.nodes[id].position;
         let white = position.white_to_move();
-        let order = position.order(position.playable());
-        let cells: Vec<Cell> = order
+        // Every legal move becomes a child, whatever the ordering returns: the ordering's
+        // first, then any it left out (a proof must not rest on an ordering's completeness).
+        let playable = position.playable();
+        let mut cells: Vec<Cell> = position
+            .order(playable)
             .as_slice()
             .iter()
             .map(|&cell| Cell::from_index(cell))
+            .filter(|&cell| playable.has(cell))
             .collect();
+        for cell in playable.iter() {
+            if !cells.contains(&cell) {
+                cells.push(cell);
+            }
+        }
         self.nodes[id].state = State::Split;
         if cells.iter().any(|&cell| position.wins_with(cell)) {
             let mover_scores = position.score_of_winning_now();
