@@ -13,4 +13,4 @@ mod tree;
 mod value;
 
 pub use run::{prove, ProveConfig, ProveError, ProveProgress, ProveReport};
-pub use value::{bounds_of, first_player_wins};
+pub use value::{bounds_at, bounds_of, first_player_wins, reaches};
