@@ -4,7 +4,7 @@
 
 mod common;
 use common::{json_lines, score4};
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -131,22 +131,21 @@ fn sigint_stops_the_search_reports_it_and_prints_the_summary() {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // The table is built and the search under way well within two seconds.
-        std::thread::sleep(Duration::from_secs(2));
+        // The table's header is printed once the table is built and the signals are caught;
+        // half a second later the search is under way.
+        let mut reader = BufReader::new(child.stdout.take().unwrap());
+        let mut stdout = String::new();
+        reader.read_line(&mut stdout).unwrap();
+        assert!(stdout.starts_with("value"), "{stdout}");
+        std::thread::sleep(Duration::from_millis(500));
         // The shell's own kill: no kill binary need be installed.
         let killed = std::process::Command::new("sh")
             .args(["-c", &format!("kill -{signal} {}", child.id())])
             .status()
             .unwrap();
         assert!(killed.success());
+        reader.read_to_string(&mut stdout).unwrap();
         let status = child.wait().unwrap();
-        let mut stdout = String::new();
-        child
-            .stdout
-            .take()
-            .unwrap()
-            .read_to_string(&mut stdout)
-            .unwrap();
         let mut stderr = String::new();
         child
             .stderr
