@@ -48,7 +48,7 @@ pub fn ongoing_game<R: Record>(command: &str, moves: &str) -> Result<R, ExitCode
 }
 
 /// A score with its sign, as scores are written: `+5`, `0`, `-12`.
-fn signed(score: i32) -> String {
+pub fn signed(score: i32) -> String {
     if score > 0 {
         format!("+{score}")
     } else {

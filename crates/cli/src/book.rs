@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use score4_engine::{Evaluation, Game, Mode, ScoreRange, SearchStats};
-use score4_prove::first_player_wins;
+use score4_prove::store_key;
 use score4_store::{Store, StoreError};
 
 /// An open book.
@@ -33,7 +33,7 @@ impl Book {
         position: &G,
         mode: Mode,
     ) -> Result<Option<Evaluation>, StoreError> {
-        let key = position.key(position.transposing_symmetries());
+        let key = store_key(position);
         let Some(record) = self.store.get(key)? else {
             return Ok(None);
         };
@@ -42,20 +42,15 @@ impl Book {
             lower: record.bounds.lower.max(possible.lower),
             upper: record.bounds.upper.min(possible.upper),
         };
-        let value = match mode {
-            Mode::FirstWins => {
-                first_player_wins(record.bounds, position.white_to_move()).map(i32::from)
-            }
-            Mode::Wdl => range.wdl(),
-            Mode::Exact => range.exact(),
-        };
-        Ok(value.map(|value| Evaluation {
-            mode,
-            value,
-            range,
-            stats: SearchStats::default(),
-            seconds: 0.0,
-            parallel: None,
-        }))
+        Ok(range
+            .value(mode, position.white_to_move())
+            .map(|value| Evaluation {
+                mode,
+                value,
+                range,
+                stats: SearchStats::default(),
+                seconds: 0.0,
+                parallel: None,
+            }))
     }
 }

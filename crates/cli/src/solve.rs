@@ -13,6 +13,7 @@ use score4_engine::{
     TranspositionTable,
 };
 
+use crate::analyze::signed;
 use crate::book::Book;
 use crate::engine_error::{explain_engine_error, Purpose};
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
@@ -125,8 +126,7 @@ fn value_text(mode: Mode, value: i32) -> String {
         (Mode::Wdl, 1) => "win".to_owned(),
         (Mode::Wdl, 0) => "draw".to_owned(),
         (Mode::Wdl, _) => "loss".to_owned(),
-        (Mode::Exact, score) if score > 0 => format!("+{score}"),
-        (Mode::Exact, score) => score.to_string(),
+        (Mode::Exact, score) => signed(score),
     }
 }
 
@@ -629,12 +629,8 @@ fn summary<G: Game>(
 /// What was proven of an unsolved row's score, in the mode's words, from the side its value is
 /// for.
 fn proven_text(mode: Mode, range: ScoreRange) -> String {
-    let sign = |score: i32| match score {
-        s if s > 0 => format!("+{s}"),
-        s => s.to_string(),
-    };
     match mode {
-        Mode::Exact => format!("score {}..{}", sign(range.lower), sign(range.upper)),
+        Mode::Exact => format!("score {}..{}", signed(range.lower), signed(range.upper)),
         _ if range.lower >= 0 => "at least a draw".to_owned(),
         _ if range.upper <= 0 => "at most a draw".to_owned(),
         _ => "nothing yet".to_owned(),

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use score4_board::GameRecord;
 use score4_classic::ClassicRecord;
 use score4_engine::{Game, Record};
-use score4_prove::first_player_wins;
+use score4_prove::{first_player_wins, store_key};
 use score4_store::{Bounds, Store, StoreError};
 
 use crate::progress::elapsed_text;
@@ -60,9 +60,8 @@ fn roots<R: Record>(store: &Store, roots: &[String]) -> Result<Vec<RootStatus>, 
             continue;
         };
         let value_of = |position: &R::Position| -> Result<Option<bool>, StoreError> {
-            let key = position.key(position.transposing_symmetries());
             Ok(store
-                .get(key)?
+                .get(store_key(position))?
                 .and_then(|record| first_player_wins(record.bounds, position.white_to_move())))
         };
         let value = value_of(game.position())?;

@@ -13,4 +13,5 @@ mod tree;
 mod value;
 
 pub use run::{prove, ProveConfig, ProveError, ProveProgress, ProveReport};
+pub use tree::store_key;
 pub use value::{bounds_at, bounds_of, first_player_wins, reaches};

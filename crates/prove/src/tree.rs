@@ -50,8 +50,9 @@ pub(crate) struct Tree<G> {
 }
 
 /// The key the store files `position` under: its table key (a key names the position or a
-/// symmetric image of it, which has the same value).
-pub(crate) fn key_of<G: Game>(position: &G) -> u128 {
+/// symmetric image of it, which has the same value). Everything that reads a store looks
+/// positions up by it.
+pub fn store_key<G: Game>(position: &G) -> u128 {
     position.key(position.transposing_symmetries())
 }
 
@@ -109,7 +110,7 @@ impl<G: Game> Tree<G> {
 
     /// Adds a node, settled at once if the store decides it.
     fn add(&mut self, position: G, moves: String, parent: Option<usize>) -> usize {
-        let key = key_of(&position);
+        let key = store_key(&position);
         let known = self.known.get(&key).copied();
         let white = position.white_to_move();
         let state = match known.and_then(|bounds| reaches(bounds, white, self.threshold)) {
