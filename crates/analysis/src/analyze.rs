@@ -15,7 +15,7 @@
 use std::time::{Duration, Instant};
 
 use score4_game::Cell;
-use score4_solver::{Mode, ScoreRange, Solver, TranspositionTable};
+use score4_solver::{Book, Mode, ScoreRange, Solver, TranspositionTable};
 
 use crate::heuristic::{exact_behind, HeuristicSearch};
 use score4_game::Game;
@@ -103,19 +103,21 @@ pub struct Analysis<C> {
 }
 
 /// Analyses every legal move of `position` within about `budget` (see the module
-/// documentation), with `table` (a table of bounds) and its solver.
+/// documentation), with `table` (a table of bounds) and its solver, which reads `book` if
+/// there is one ([`Solver::with_book`]).
 ///
 /// Contract: nobody has four in a line in `position` and it is not full; `table` has the
 /// bounds format.
 pub fn analyze<B: Game>(
     position: &B,
     table: &TranspositionTable,
+    book: Option<&Book>,
     budget: Duration,
 ) -> Analysis<B::Column> {
     let start = Instant::now();
     let end = start + budget;
     let solving_end = start + budget.mul_f64(0.7);
-    let mut solver = Solver::new(table);
+    let mut solver = Solver::new(table).with_book(book);
     let legal: Vec<(B::Column, Cell)> = B::columns()
         .filter_map(|column| position.drop_cell(column).map(|cell| (column, cell)))
         .collect();

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use score4_solver::TranspositionTable;
+use score4_solver::{Book, TranspositionTable};
 
 use crate::analyze::{analyze, Analysis};
 use score4_game::Game;
@@ -25,6 +25,7 @@ pub struct Choice<C> {
 /// A player with its own table and a time per move.
 pub struct Player<'t> {
     table: &'t TranspositionTable,
+    book: Option<&'t Book>,
     time_per_move: Duration,
 }
 
@@ -33,15 +34,21 @@ impl<'t> Player<'t> {
     pub fn new(table: &'t TranspositionTable, time_per_move: Duration) -> Player<'t> {
         Player {
             table,
+            book: None,
             time_per_move,
         }
+    }
+
+    /// This player, reading `book` in its analyses ([`score4_solver::Solver::with_book`]).
+    pub fn with_book(self, book: Option<&'t Book>) -> Player<'t> {
+        Player { book, ..self }
     }
 
     /// The player's move in `position`.
     ///
     /// Contract: nobody has four in a line in `position` and it is not full.
     pub fn choose<B: Game>(&self, position: &B) -> Choice<B::Column> {
-        let analysis = analyze(position, self.table, self.time_per_move);
+        let analysis = analyze(position, self.table, self.book, self.time_per_move);
         Choice {
             column: analysis.best,
             analysis,

@@ -70,7 +70,7 @@ fn check_analyses<B: Game + std::fmt::Debug>(positions: &[B]) {
     let direct = bounds_table::<B>();
     for position in positions {
         let game = format!("{position:?}");
-        let analysis = analyze(position, &table, Duration::from_secs(60));
+        let analysis = analyze(position, &table, None, Duration::from_secs(60));
         let legal = B::columns()
             .filter(|&c| position.drop_cell(c).is_some())
             .count();

@@ -9,10 +9,11 @@ use score4_engine::{
     Settings,
 };
 
+use crate::book::{open_book, Book};
 use crate::engine_error::{explain_engine_error, Purpose};
 use crate::input::{parse_game, InputError};
 use crate::show::heading;
-use crate::{AnalyzeArgs, EXIT_BAD_INPUT};
+use crate::{AnalyzeArgs, BookArgs, EXIT_BAD_INPUT};
 
 /// An engine with a table of bounds of `bytes` (default: the game's
 /// [`Record::DEFAULT_TABLE_BYTES`]) for analysis and play, or the message and exit code for
@@ -21,11 +22,14 @@ pub fn analysis_engine<R: Record>(
     command: &str,
     bytes: Option<u64>,
     replacement: Replacement,
+    book: &BookArgs,
 ) -> Result<Engine<R::Position>, ExitCode> {
     let command = format!("{} {command}", R::COMMAND);
     let bytes = bytes.unwrap_or(R::DEFAULT_TABLE_BYTES);
+    let book = open_book::<R::Position>(&command, book, true)?;
     let settings = Settings {
         replacement,
+        book: book.as_ref().and_then(Book::for_search),
         ..Settings::new(Mode::Exact, Memory::Table(bytes)).threads(physical_cores())
     };
     Engine::new(settings.clone())
@@ -230,7 +234,7 @@ pub fn run<R: Record>(args: AnalyzeArgs) -> ExitCode {
         Ok(game) => game,
         Err(code) => return code,
     };
-    let engine = match analysis_engine::<R>("analyze", args.tt_size, args.replacement) {
+    let engine = match analysis_engine::<R>("analyze", args.tt_size, args.replacement, &args.book) {
         Ok(engine) => engine,
         Err(code) => return code,
     };

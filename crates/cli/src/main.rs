@@ -190,10 +190,24 @@ pub struct SolveArgs {
     /// the answers are the same, the nodes differ: docs/DECISIONS.md).
     #[arg(long)]
     no_best_first: bool,
+    #[command(flatten)]
+    book: BookArgs,
+}
+
+/// The opening book of `solve`, `analyze` and `play`.
+#[derive(clap::Args)]
+pub struct BookArgs {
     /// A store of `score4 prove` as an opening book: a position whose value it decides in the
-    /// mode asked is answered from it, with no search (docs/STORE.md).
+    /// mode asked is answered from it with no search, and so is every position of the search it
+    /// decides (see --book-stones; docs/STORE.md).
     #[arg(long)]
     book: Option<PathBuf>,
+    /// Read the book inside the search, at positions of at most this many stones (the position
+    /// asked is always looked up). Default: every position the book could hold, except in
+    /// solve's wdl and exact modes, where none (a first-wins proof's bounds can cost a score's
+    /// later questions more than they save). A lookup costs about half a node.
+    #[arg(long, requires = "book")]
+    book_stones: Option<i32>,
 }
 
 /// Options of `score4 prove`.
@@ -279,6 +293,8 @@ pub struct AnalyzeArgs {
     /// report's), new (always overwrite) or big (keep the bigger subtree).
     #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 /// Who plays on the human side in `score4 play`.
@@ -314,6 +330,8 @@ pub struct PlayArgs {
     /// report's), new (always overwrite) or big (keep the bigger subtree).
     #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
+    #[command(flatten)]
+    book: BookArgs,
 }
 
 /// Options of `score4 bench`.

@@ -57,7 +57,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
         Ok(game) => game,
         Err(code) => return code,
     };
-    let engine = match analysis_engine::<R>("play", args.tt_size, args.replacement) {
+    let engine = match analysis_engine::<R>("play", args.tt_size, args.replacement, &args.book) {
         Ok(engine) => engine,
         Err(code) => return code,
     };

@@ -14,7 +14,7 @@ use score4_engine::{
 };
 
 use crate::analyze::signed;
-use crate::book::Book;
+use crate::book::{open_book, Book};
 use crate::engine_error::{explain_engine_error, Purpose};
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::progress::{Heartbeat, ProgressMode, Reporter};
@@ -52,6 +52,9 @@ struct JsonSolved<'a> {
     hits: u64,
     stores: u64,
     replacements: u64,
+    /// Positions of the search answered by the book.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    book_hits: Option<u64>,
     threads: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     tasks: Option<u64>,
@@ -192,6 +195,7 @@ fn settings<R: Record>(args: &SolveArgs) -> (Settings, Choices) {
         assumption: args.assume,
         first_cutoff: args.cutoff,
         progress_every: Reporter::interval(args.progress, args.progress_every),
+        book: None,
     };
     (settings, why)
 }
@@ -309,7 +313,13 @@ impl RowValue {
 pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
     let started = Instant::now();
     let command = format!("{} solve", R::COMMAND);
-    let (settings, choices) = settings::<R>(&args);
+    let (mut settings, choices) = settings::<R>(&args);
+    let book =
+        match open_book::<R::Position>(&command, &args.book, settings.mode == Mode::FirstWins) {
+            Ok(book) => book,
+            Err(code) => return code,
+        };
+    settings.book = book.as_ref().and_then(Book::for_search);
     let mode = settings.mode;
     let engine = match Engine::<R::Position>::new(settings.clone()) {
         Ok(engine) => engine,
@@ -343,16 +353,6 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
         );
     }
     let time_limit = args.time_limit;
-    let book = match &args.book {
-        Some(path) => match Book::open(path, game_name) {
-            Ok(book) => Some(book),
-            Err(error) => {
-                eprintln!("{command}: --book: {error}");
-                return crate::prove::store_error_code(&error);
-            }
-        },
-        None => None,
-    };
     let mut stopped_by = None;
     let read = source.for_each::<R>(|entry: Entry<R>| {
         let mut out = stdout.lock();
@@ -457,6 +457,7 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
                 value: &value,
                 ends_game,
                 booked,
+                book_read: book.is_some(),
             };
             row.print(&mut out, args.json);
             let _ = out.flush();
@@ -623,7 +624,21 @@ fn summary<G: Game>(
         100.0 * stats.table.hit_rate(),
         counted(stats.table.stores, "store"),
         counted(stats.table.replacements, "replacement"),
-    )
+    ) + &book_text(engine.settings().book.as_deref(), stats)
+}
+
+/// The summary's words on the book the search read, if any.
+fn book_text(book: Option<&score4_engine::Book>, stats: &SearchStats) -> String {
+    match book {
+        Some(book) => format!(
+            "; book {} of up to {} stones: {} in the search, {}",
+            counted(book.len() as u64, "position"),
+            book.max_stones(),
+            counted(stats.book_lookups, "lookup"),
+            counted(stats.book_hits, "hit")
+        ),
+        None => String::new(),
+    }
 }
 
 /// What was proven of an unsolved row's score, in the mode's words, from the side its value is
@@ -649,6 +664,8 @@ struct PrintedRow<'a> {
     ends_game: bool,
     /// Answered from the `--book`.
     booked: bool,
+    /// Whether a `--book` was given (its hits are then reported).
+    book_read: bool,
 }
 
 impl PrintedRow<'_> {
@@ -680,6 +697,7 @@ impl PrintedRow<'_> {
                 hits: stats.table.hits,
                 stores: stats.table.stores,
                 replacements: stats.table.replacements,
+                book_hits: self.book_read.then_some(stats.book_hits),
                 threads: self.threads,
                 tasks: parallel.map(|p| p.tasks),
                 cancelled: parallel.map(|p| p.cancelled),

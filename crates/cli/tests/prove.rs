@@ -383,3 +383,74 @@ fn a_store_as_a_book_answers_what_the_solver_answers() {
         .code(2)
         .stderr(predicates::str::contains("a store of the 3d game"));
 }
+
+#[test]
+fn solve_analyze_and_play_read_the_book_inside_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/positions/d28.txt");
+    let set = std::fs::read_to_string(set).unwrap();
+    let positions: Vec<&str> = set
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.split_whitespace().next())
+        .take(10)
+        .collect();
+    let mut hits = 0;
+    for (i, moves) in positions.iter().enumerate() {
+        let store = dir.path().join(format!("{i}.db"));
+        score4()
+            .args(["prove", moves, "--memory", "256MiB", "--checkpoint", "1ms"])
+            .args(["--progress", "none", "--store"])
+            .arg(&store)
+            .assert()
+            .success();
+        // A first-wins proof decides neither win/draw/loss nor the score of a position the
+        // first player does not win: the position is searched, reading the book below it.
+        let wdl = |book: bool| -> serde_json::Value {
+            let mut command = score4();
+            command.args(["solve", moves, "--mode", "wdl", "--json", "--threads", "1"]);
+            command.args(["--memory", "600MiB"]);
+            if book {
+                command
+                    .arg("--book")
+                    .arg(&store)
+                    .args(["--book-stones", "64"]);
+            }
+            json_of(stdout_of_success(&mut command).as_bytes())
+        };
+        let (searched, read) = (wdl(false), wdl(true));
+        assert_eq!(searched["value"], read["value"], "{moves}: {read}");
+        assert_eq!(searched.get("book_hits"), None);
+        hits += read["book_hits"].as_u64().unwrap();
+        if i == 0 {
+            let analysis = stdout_of_success(
+                score4()
+                    .args([
+                        "analyze",
+                        moves,
+                        "--time",
+                        "1s",
+                        "--json",
+                        "--tt-size",
+                        "600MiB",
+                    ])
+                    .arg("--book")
+                    .arg(&store),
+            );
+            assert_eq!(json_of(analysis.as_bytes())["position"], *moves);
+            score4()
+                .args(["play", "--start", moves, "--tt-size", "600MiB", "--book"])
+                .arg(&store)
+                .write_stdin("quit\n")
+                .assert()
+                .success();
+        }
+    }
+    assert!(hits > 0, "the book answered no node of the searches");
+    // --book-stones needs a book.
+    score4()
+        .args(["solve", "0", "--book-stones", "30"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--book"));
+}

@@ -214,7 +214,8 @@ impl<G: Game> Engine<G> {
         let best_first = self.settings.best_first.then_some(BestFirst::DEFAULT);
         let mut solver = Solver::new(&self.table)
             .with_monitor(&self.stop)
-            .with_best_first(best_first);
+            .with_best_first(best_first)
+            .with_book(self.settings.book.as_deref());
         let before = solver.stats();
         let started = Instant::now();
         match solver.evaluate_within(position, self.settings.mode, deadline) {
@@ -254,6 +255,7 @@ impl<G: Game> Engine<G> {
             progress_every: self.settings.progress_every,
             deadline,
             stop: Some(Arc::clone(&self.stop)),
+            book: self.settings.book.clone(),
         };
         let narrowed = narrow(position, self.settings.mode, |threshold| {
             on_event(Event::Question { threshold });
@@ -303,14 +305,14 @@ impl<G: Game> Engine<G> {
             Mode::FirstWins,
             "analysis needs a table of bounds"
         );
-        score4_analysis::analyze(position, &self.table, time)
+        score4_analysis::analyze(position, &self.table, self.settings.book.as_deref(), time)
     }
 
     /// A player that chooses its moves on this engine's table within `time` per move
     /// ([`score4_analysis::Player`]). Contract: as [`Self::analyze`].
     pub fn player(&self, time: Duration) -> Player<'_> {
         assert_ne!(self.mode(), Mode::FirstWins, "play needs a table of bounds");
-        Player::new(&self.table, time)
+        Player::new(&self.table, time).with_book(self.settings.book.as_deref())
     }
 
     /// The mode, for convenience.

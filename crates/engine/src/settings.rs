@@ -1,9 +1,10 @@
 //! [`Settings`]: what an [`Engine`](crate::Engine) is asked to do and with what.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use score4_parallel::Assumption;
-use score4_solver::{LeafArea, Mode, Replacement};
+use score4_solver::{Book, LeafArea, Mode, Replacement};
 
 /// How much memory an engine may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,12 +70,14 @@ pub struct Settings {
     pub first_cutoff: u32,
     /// How often the parallel solver reports its progress ([`crate::Event::Progress`]).
     pub progress_every: Duration,
+    /// An opening book the search reads near the root ([`Book`]; `None`: no book).
+    pub book: Option<Arc<Book>>,
 }
 
 impl Settings {
     /// `mode` with `memory`, one thread, the TWOBIG table with its automatic near-leaf area,
-    /// the best-first driver, the report's virtual-win assumption, cutoff 2 and a progress
-    /// report every second.
+    /// the best-first driver, the report's virtual-win assumption, cutoff 2, a progress
+    /// report every second and no book.
     pub fn new(mode: Mode, memory: Memory) -> Settings {
         Settings {
             mode,
@@ -86,6 +89,7 @@ impl Settings {
             assumption: Assumption::FirstPlayerWins,
             first_cutoff: 2,
             progress_every: Duration::from_secs(1),
+            book: None,
         }
     }
 

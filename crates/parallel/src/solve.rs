@@ -12,7 +12,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use score4_game::Cell;
-use score4_solver::{Game, Monitor, SearchStats, Solver, TranspositionTable};
+use score4_solver::{Book, Game, Monitor, SearchStats, Solver, TranspositionTable};
 
 use crate::dag::{Assumption, Dag, NodeId};
 
@@ -45,6 +45,8 @@ pub struct Config {
     /// A stop signal from another thread: the solve gives up, as at a deadline, within
     /// [`STOP_LATENCY`] of the monitor's flag being raised ([`Monitor::stop`]).
     pub stop: Option<Arc<Monitor>>,
+    /// An opening book every worker reads ([`Solver::with_book`]).
+    pub book: Option<Arc<Book>>,
 }
 
 impl Default for Config {
@@ -58,6 +60,7 @@ impl Default for Config {
             progress_every: Duration::from_secs(1),
             deadline: None,
             stop: None,
+            book: None,
         }
     }
 }
@@ -167,6 +170,8 @@ struct Coordinator<'t, G: Game> {
     table: &'t TranspositionTable,
     /// [`Config::threshold`].
     threshold: i32,
+    /// [`Config::book`].
+    book: Option<&'t Book>,
     started: Instant,
 }
 
@@ -220,7 +225,9 @@ impl<'t, G: Game + Send> Coordinator<'t, G> {
 
     fn work(&self, worker: usize) -> SearchStats {
         let monitor = &self.monitors[worker];
-        let mut solver = Solver::new(self.table).with_monitor(monitor);
+        let mut solver = Solver::new(self.table)
+            .with_monitor(monitor)
+            .with_book(self.book);
         let mut shared = self.lock();
         while !shared.finished {
             let Some((id, position)) = self.next_task(&mut shared, worker) else {
@@ -324,6 +331,7 @@ pub fn solve<G: Game + Send>(
         monitors: (0..config.threads).map(|_| Monitor::default()).collect(),
         table,
         threshold: config.threshold,
+        book: config.book.as_deref(),
         started,
     };
     let mut abandoned = false;

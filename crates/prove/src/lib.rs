@@ -8,10 +8,12 @@
 //! It depends on the game, the solver and the store, never on the command line or the parallel
 //! solver: its own tree of jobs is what makes it resumable.
 
+mod book;
 mod run;
 mod tree;
 mod value;
 
+pub use book::search_book;
 pub use run::{prove, ProveConfig, ProveError, ProveProgress, ProveReport};
 pub use tree::store_key;
 pub use value::{bounds_at, bounds_of, first_player_wins, reaches};

@@ -53,7 +53,7 @@ pub(crate) struct Tree<G> {
 /// symmetric image of it, which has the same value). Everything that reads a store looks
 /// positions up by it.
 pub fn store_key<G: Game>(position: &G) -> u128 {
-    position.key(position.transposing_symmetries())
+    score4_solver::Book::key_of(position)
 }
 
 impl<G: Game> Tree<G> {

@@ -12,6 +12,7 @@
 //! - [`table`]: the transposition table — compact keys folded over the symmetries that can
 //!   matter below the root (canonical keys when all can), prime size, exact hits by the Chinese
 //!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry;
+//! - [`book`]: proven bounds from outside (an opening book), read near the root;
 //! - statistics: nodes, seconds, table probes, hits, stores and replacements.
 //!
 //! What a game knows — its move ordering, static rules and threat chains — is the game's
@@ -21,7 +22,7 @@
 //! Modules, lowest first; each uses only modules listed before it (documentation links
 //! aside), so that they form no circle:
 //!
-//! 1. `memory` (the table's block of words), then [`table`];
+//! 1. `memory` (the table's block of words), then [`table`]; [`book`], which needs neither;
 //! 2. [`best_first`]: the driver, which sees the depth-first search only through a trait of
 //!    its own (`DepthFirst`: budgeted probes, the moves the search would try, what its table
 //!    knows of them), so that it needs nothing of [`search`];
@@ -36,12 +37,14 @@
 #![warn(missing_docs)]
 
 pub mod best_first;
+pub mod book;
 mod memory;
 pub mod score;
 pub mod search;
 pub mod table;
 
 pub use best_first::BestFirst;
+pub use book::Book;
 pub use memory::{format_bytes, format_minimum};
 pub use score::{narrow, Mode, ScoreRange, Valuation};
 pub use score4_game::Game;

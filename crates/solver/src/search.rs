@@ -25,6 +25,7 @@ use std::time::Instant;
 use score4_game::{BitBoard, Cell, Colour, ForcedLine, Game, Opening, OrderedMoves, NO_COLUMN};
 
 use crate::best_first::{BestFirst, DepthFirst, TableKnows};
+use crate::book::Book;
 use crate::table::{Bound, Slot, TableStats, TranspositionTable};
 
 /// A step of [`Solver::search`] that may settle its node: the value it hands on to the next
@@ -46,6 +47,10 @@ pub struct SearchStats {
     pub nodes: u64,
     /// Use of the transposition table.
     pub table: TableStats,
+    /// Nodes looked up in the opening book ([`Solver::with_book`]), and those it answered.
+    pub book_lookups: u64,
+    /// See `book_lookups`.
+    pub book_hits: u64,
 }
 
 impl SearchStats {
@@ -54,6 +59,8 @@ impl SearchStats {
         SearchStats {
             nodes: self.nodes - earlier.nodes,
             table: self.table - earlier.table,
+            book_lookups: self.book_lookups - earlier.book_lookups,
+            book_hits: self.book_hits - earlier.book_hits,
         }
     }
 }
@@ -62,6 +69,8 @@ impl std::ops::AddAssign for SearchStats {
     fn add_assign(&mut self, other: SearchStats) {
         self.nodes += other.nodes;
         self.table += other.table;
+        self.book_lookups += other.book_lookups;
+        self.book_hits += other.book_hits;
     }
 }
 
@@ -129,6 +138,8 @@ pub struct Solver<'t> {
     /// Whether, and when, a root the depth-first search does not settle soon goes to the
     /// best-first driver ([`Self::with_best_first`]).
     best_first: Option<BestFirst>,
+    /// Proven bounds read where the table knows nothing ([`Self::with_book`]).
+    book: Option<&'t Book>,
 }
 
 impl<'t> Solver<'t> {
@@ -143,6 +154,7 @@ impl<'t> Solver<'t> {
             stopped: false,
             node_limit: u64::MAX,
             best_first: None,
+            book: None,
         }
     }
 
@@ -161,6 +173,14 @@ impl<'t> Solver<'t> {
     /// [`Self::new`]). The answers are the same; the nodes spent differ.
     pub fn with_best_first(self, best_first: Option<BestFirst>) -> Solver<'t> {
         Solver { best_first, ..self }
+    }
+
+    /// This searcher with an opening book: a node of at most [`Book::max_stones`] stones that
+    /// the table does not know is looked up in `book` (`None`: no book, as made by
+    /// [`Self::new`]), and a bound there that answers the question settles it, as a table hit
+    /// would, and is stored in the table. The answers are the same; the nodes spent differ.
+    pub fn with_book(self, book: Option<&'t Book>) -> Solver<'t> {
+        Solver { book, ..self }
     }
 
     /// Publishes the node count to the monitor now (it is also published as the search runs).
@@ -472,10 +492,19 @@ impl<'t> Solver<'t> {
     ) -> ControlFlow<i32, Slot> {
         let table = self.table;
         let slot = slot.unwrap_or_else(|| slot_of::<G>(table, node.position.key(node.symmetries)));
-        match node.question.probe(table, slot, &mut self.stats.table) {
-            Some(bound) => ControlFlow::Break(bound),
-            None => ControlFlow::Continue(slot),
+        if let Some(bound) = node.question.probe(table, slot, &mut self.stats.table) {
+            return ControlFlow::Break(bound);
         }
+        if let Some(book) = self.book {
+            if node.position.stone_count() <= book.max_stones() {
+                self.stats.book_lookups += 1;
+                if let Some(bound) = book_answer(book, node) {
+                    self.stats.book_hits += 1;
+                    return ControlFlow::Break(self.store(node.question, slot, bound, 1));
+                }
+            }
+        }
+        ControlFlow::Continue(slot)
     }
 
     /// The static answers for a node with a choice the table did not know, cheapest first:
@@ -893,6 +922,22 @@ const FORCING_MAX_STONES_BLACK: i32 = 38;
 /// chains are rare and dear. Tuned on the committed sets: docs/TUNING.md, "The forcing
 /// look's reach".
 const FORCING_DEPTH: u32 = 4;
+
+/// The bound `book` gives `node`'s question, if its bounds answer it: at or above the
+/// threshold a lower bound, below it an upper bound (for the report's question, 1 or 0).
+#[cold]
+#[inline(never)]
+fn book_answer<G: Game, Q: Question>(book: &Book, node: &Node<'_, G, Q>) -> Option<i32> {
+    let (lower, upper) = book.bounds(node.position)?;
+    let threshold = node.question.threshold();
+    if lower >= threshold {
+        Some(if Q::SCORES { lower } else { 1 })
+    } else if upper < threshold {
+        Some(if Q::SCORES { upper } else { 0 })
+    } else {
+        None
+    }
+}
 
 /// The table slot of `key`, one of `G`'s keys: keys that fit in 64 bits skip the reduction of
 /// the high half (decided at compile time).
