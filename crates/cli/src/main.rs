@@ -4,6 +4,7 @@
 mod analyze;
 mod bench;
 mod book;
+mod certificate;
 mod engine_error;
 mod input;
 mod play;
@@ -91,6 +92,16 @@ enum Command {
     /// What a store of `score4 prove` holds: status, export, merge.
     #[command(subcommand)]
     Store(StoreCommand),
+    /// Write a certificate of a position's first-wins value (docs/CERTIFICATE.md), which
+    /// `score4 verify` checks without trusting the solver.
+    Certify(CertifyArgs),
+    /// Check certificates with a checker that shares no code with the solver: exit 0 if all
+    /// are valid, 1 if any is not (naming the node and why), 2 if a file cannot be read.
+    Verify {
+        /// Certificate files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
     /// Draw a position, say whose move it is, and list threats and openings.
     Show {
         /// The moves that reach the position, e.g. 0FC3484B7.
@@ -192,6 +203,22 @@ pub struct SolveArgs {
     no_best_first: bool,
     #[command(flatten)]
     book: BookArgs,
+}
+
+/// Options of `score4 certify`.
+#[derive(clap::Args)]
+pub struct CertifyArgs {
+    /// The moves that reach the position, e.g. 0FC3484B7A99.
+    moves: String,
+    /// The certificate file to write (written beside it first, then renamed).
+    #[arg(long, short)]
+    output: PathBuf,
+    /// Size of the transposition table the search uses to choose moves.
+    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
+    memory: u64,
+    /// Give up if the certificate would have more nodes than this.
+    #[arg(long, default_value_t = 100_000_000)]
+    max_nodes: u64,
 }
 
 /// The opening book of `solve`, `analyze` and `play`.
@@ -561,6 +588,12 @@ fn main() -> ExitCode {
             GameKind::Classic => prove::run::<ClassicRecord>(args),
         },
         Command::Store(command) => store_command::run(command),
+        Command::Certify(args) if game == GameKind::Space => certificate::run_certify(args),
+        Command::Verify { files } if game == GameKind::Space => certificate::run_verify(files),
+        Command::Certify(_) | Command::Verify { .. } => {
+            eprintln!("score4 --game classic: certificates are of the 3-D game only");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
         Command::Bench(args) if game == GameKind::Space => bench::run(args),
         Command::Bench(args) if args.command.is_none() => pons::bench(args),
         Command::Show { moves } => match game {

@@ -1,0 +1,18 @@
+//! `score4-certify`: writes proof certificates (docs/CERTIFICATE.md) of a Connect Four 3D
+//! position's first-wins value, for a checker that trusts nothing of the search to verify.
+//!
+//! The certificate is extracted with the solver: at each node of the claimant (X for a win, O
+//! for a hold) one move whose child the solver proves keeps the claim, preferring a child
+//! already in the certificate (transpositions are shared by exact position) and a move that
+//! finishes the game; at each node of the opponent every legal move. Leaves are what a checker
+//! verifies by itself: a move that completes four, a finished game, and for holds O's
+//! follow-up-and-pairs strategy, given as the pairs, found here by a search of its own
+//! ([`pairs`]) rather than read from the rules' code.
+//!
+//! It depends on the board, the game vocabulary and the solver; never on a front-end, and never
+//! on `score4-verify` (which must stay independent of everything here) except in its tests.
+
+pub mod pairs;
+mod write;
+
+pub use write::{certify, CertifyError, CertifySummary};

@@ -1,0 +1,288 @@
+//! Certificates against the checkers: certificates of positions of the committed sets (30–48
+//! stones, wins and holds) are accepted by `score4-verify` and by `tools/verify_certificate.py`
+//! with the value a fresh solver finds; each kind of corruption is caught by both, with the node
+//! named; hostile files never crash a checker.
+
+use std::io::Cursor;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use score4_board::GameRecord;
+use score4_certify::certify;
+use score4_solver::{Replacement, Solver, TranspositionTable};
+use score4_verify::{verify, Claim};
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The first `count` positions of the committed set of `stones` stones.
+fn committed(stones: u32, count: usize) -> Vec<GameRecord> {
+    let path = repository().join(format!("bench/positions/d{stones}.txt"));
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.split_whitespace().next())
+        .take(count)
+        .map(|moves| moves.parse().unwrap())
+        .collect()
+}
+
+fn certificate(game: &GameRecord, table: &TranspositionTable) -> Vec<u8> {
+    let mut out = Vec::new();
+    certify(game, table, 20_000_000, &mut out).unwrap();
+    out
+}
+
+/// The Python checker's verdicts on `files`: its exit status and its standard error.
+fn python_check(files: &[PathBuf]) -> (i32, String) {
+    let output = Command::new("python3")
+        .arg(repository().join("tools/verify_certificate.py"))
+        .args(files)
+        .output()
+        .expect("python3 runs (CI installs it)");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn certificates_of_the_committed_sets_verify_with_both_checkers() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
+    let judge_table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
+    let (mut files, mut holds, mut pairs) = (Vec::new(), 0, 0);
+    for stones in [30, 32, 34, 36, 38, 40, 42, 44, 46, 48] {
+        for (i, game) in committed(stones, 32).iter().enumerate() {
+            let bytes = certificate(game, &table);
+            let verdict = verify(Cursor::new(&bytes), |_| {}).unwrap_or_else(|fault| {
+                panic!("{game}: {fault}");
+            });
+            judge_table.clear();
+            let wins = Solver::new(&judge_table).first_player_wins(game.position());
+            let expected = if wins { Claim::Win } else { Claim::Hold };
+            assert_eq!(verdict.claim, expected, "{game}");
+            assert_eq!(verdict.root, game.to_string());
+            holds += (!wins) as u32;
+            pairs += verdict.kinds.pairs;
+            let path = dir.path().join(format!("d{stones}-{i}.cert"));
+            std::fs::write(&path, &bytes).unwrap();
+            files.push(path);
+        }
+    }
+    assert_eq!(files.len(), 320);
+    assert!(holds >= 20, "{holds} holds");
+    assert!(pairs > 0, "no pairs leaf");
+    let (status, stderr) = python_check(&files);
+    assert_eq!((status, stderr.as_str()), (0, ""));
+}
+
+/// A certificate of a hold with pairs leaves and one of a win, as text.
+fn samples() -> Vec<String> {
+    let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
+    let (mut win, mut hold) = (None, None);
+    for game in committed(34, 40) {
+        let text = String::from_utf8(certificate(&game, &table)).unwrap();
+        if text.contains("\nclaim win") && win.is_none() && text.contains(" every ") {
+            win = Some(text);
+        } else if text.contains("\nclaim hold") && hold.is_none() && text.contains(" pairs ") {
+            hold = Some(text);
+        }
+    }
+    vec![win.expect("a win"), hold.expect("a hold with pairs")]
+}
+
+/// Applies `edit` to the first node line (after the header) for which it returns `Some`.
+fn mutate(text: &str, edit: impl Fn(&str) -> Option<String>) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    for i in 4..lines.len() {
+        if let Some(changed) = edit(lines[i]) {
+            let mut out: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+            out[i] = changed;
+            return Some(out.join("\n") + "\n");
+        }
+    }
+    None
+}
+
+#[test]
+fn every_kind_of_corruption_is_caught_by_both_checkers() {
+    let dir = tempfile::tempdir().unwrap();
+    type Edit = Box<dyn Fn(&str) -> Option<String>>;
+    let field = |line: &str, kind: &str| line.split(' ').nth(3) == Some(kind);
+    let edits: Vec<(&str, Edit)> = vec![
+        (
+            "drop a reply",
+            Box::new(move |l: &str| {
+                (field(l, "every") && l.split(' ').count() > 5)
+                    .then(|| l.rsplit_once(' ').unwrap().0.to_owned())
+            }),
+        ),
+        (
+            "change a chosen move",
+            Box::new(move |l: &str| {
+                field(l, "choose").then(|| {
+                    let f: Vec<&str> = l.split(' ').collect();
+                    let column = u8::from_str_radix(f[4], 16).unwrap();
+                    format!(
+                        "{} {} {} choose {:X} {}",
+                        f[0],
+                        f[1],
+                        f[2],
+                        (column + 1) % 16,
+                        f[5]
+                    )
+                })
+            }),
+        ),
+        (
+            "change a winning move",
+            Box::new(move |l: &str| {
+                field(l, "win").then(|| {
+                    let f: Vec<&str> = l.split(' ').collect();
+                    let column = u8::from_str_radix(f[4], 16).unwrap();
+                    format!("{} {} {} win {:X}", f[0], f[1], f[2], (column + 5) % 16)
+                })
+            }),
+        ),
+        (
+            "a leaf's claim swapped",
+            Box::new(move |l: &str| {
+                field(l, "win").then(|| {
+                    let f: Vec<&str> = l.split(' ').collect();
+                    format!("{} {} {} over", f[0], f[1], f[2])
+                })
+            }),
+        ),
+        (
+            "break a strategy pair",
+            Box::new(move |l: &str| {
+                field(l, "pairs").then_some(()).and_then(|_| {
+                    let (head, last) = l.rsplit_once(' ')?;
+                    let (a, _) = last.split_once('-')?;
+                    Some(format!("{head} {a}-{a}"))
+                })
+            }),
+        ),
+        (
+            "drop a strategy pair",
+            Box::new(move |l: &str| {
+                (field(l, "pairs") && l.split(' ').count() > 4)
+                    .then(|| l.rsplit_once(' ').unwrap().0.to_owned())
+            }),
+        ),
+        (
+            "a wrong board",
+            Box::new(move |l: &str| {
+                let f: Vec<&str> = l.split(' ').collect();
+                (f.len() > 3 && f[0] != "0").then(|| {
+                    let x = u64::from_str_radix(f[1], 16).unwrap() ^ (1 << 63);
+                    format!("{} {x:016x} {}", f[0], f[2..].join(" "))
+                })
+            }),
+        ),
+        (
+            "a dangling id",
+            Box::new(move |l: &str| {
+                field(l, "choose").then(|| {
+                    let (head, _) = l.rsplit_once(' ').unwrap();
+                    format!("{head} 4000000000")
+                })
+            }),
+        ),
+        (
+            "an id pointed at another position",
+            Box::new(move |l: &str| {
+                field(l, "choose").then(|| {
+                    let (head, _) = l.rsplit_once(' ').unwrap();
+                    format!("{head} 0")
+                })
+            }),
+        ),
+        (
+            "a duplicate id",
+            Box::new(move |l: &str| {
+                let id = l.split(' ').next()?;
+                (id != "0" && l.split(' ').nth(3) == Some("win")).then(|| format!("{l}\n{l}"))
+            }),
+        ),
+    ];
+    let mut files = Vec::new();
+    for (s, sample) in samples().iter().enumerate() {
+        assert!(verify(Cursor::new(sample), |_| {}).is_ok());
+        let mut corrupted: Vec<(String, String)> = edits
+            .iter()
+            .filter_map(|(name, edit)| Some((name.to_string(), mutate(sample, edit)?)))
+            .collect();
+        let body = sample.trim_end();
+        let (without_end, _) = body.rsplit_once('\n').unwrap();
+        corrupted.push(("truncated".into(), format!("{without_end}\n")));
+        corrupted.push((
+            "cut in a line".into(),
+            body[..body.len() * 2 / 3].to_owned(),
+        ));
+        let count: u64 = body.rsplit_once("end ").unwrap().1.parse().unwrap();
+        corrupted.push((
+            "a wrong count".into(),
+            format!("{without_end}\nend {}\n", count + 1),
+        ));
+        corrupted.push(("claim flipped".into(), {
+            if sample.contains("claim win") {
+                sample.replacen("claim win", "claim hold", 1)
+            } else {
+                sample.replacen("claim hold", "claim win", 1)
+            }
+        }));
+        corrupted.push((
+            "garbage after the end".into(),
+            format!("{body}\n\u{1}\u{2}garbage\n"),
+        ));
+        for (name, text) in corrupted {
+            let fault = verify(Cursor::new(&text), |_| {});
+            assert!(fault.is_err(), "{name} accepted (sample {s})");
+            let path = dir
+                .path()
+                .join(format!("{s}-{}.cert", name.replace(' ', "-")));
+            std::fs::write(&path, &text).unwrap();
+            files.push((name, path));
+        }
+    }
+    assert!(files.len() >= 24, "{} corrupted files", files.len());
+    for (name, path) in &files {
+        let (status, stderr) = python_check(std::slice::from_ref(path));
+        assert_eq!(status, 1, "{name}: the Python checker said {stderr:?}");
+        assert!(stderr.contains("invalid"), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn hostile_files_never_crash_a_checker() {
+    let header = "score4-certificate 1\ngame 3d\nroot -\nclaim win\n";
+    let hostile: Vec<Vec<u8>> = vec![
+        format!("{header}end 99999999999999999999999\n").into_bytes(),
+        format!("{header}4294967296 0 0 over\nend 1\n").into_bytes(),
+        format!("{header}0 {} over\n", "f".repeat(100_000)).into_bytes(),
+        (0..=255u8).cycle().take(100_000).collect(),
+        format!(
+            "{header}0 0000000000000000 0000000000000000 every {}\nend 1\n",
+            "0:1 ".repeat(5000)
+        )
+        .into_bytes(),
+        Vec::new(),
+        b"score4-certificate 1\r\n".to_vec(),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (i, bytes) in hostile.iter().enumerate() {
+        assert!(
+            verify(Cursor::new(bytes), |_| {}).is_err(),
+            "hostile file {i} accepted"
+        );
+        let path = dir.path().join(format!("{i}.cert"));
+        std::fs::write(&path, bytes).unwrap();
+        let (status, stderr) = python_check(&[path]);
+        assert_eq!(status, 1, "hostile file {i}: {stderr}");
+        assert!(!stderr.contains("Traceback"), "{stderr}");
+    }
+}

@@ -1,0 +1,17 @@
+//! `score4-verify`: checks proof certificates (docs/CERTIFICATE.md) of Connect Four 3D
+//! positions without trusting the solver that wrote them.
+//!
+//! It must never depend on any other score4 crate — not the board, the solver or the rules —
+//! nor on anything outside the standard library: its board is a plain array of 64 cells
+//! ([`board`]), its 76 lines are found by walking the 13 directions from every cell, and each
+//! leaf kind and the `pairs` strategy are checked here from their definitions. A bug in the
+//! search's bitboards or rules therefore cannot hide in a certificate this crate accepts.
+//!
+//! The checker streams: it reads one line at a time and keeps, per node id, the position the
+//! node must have (two 64-bit masks) and whether it is defined, so its memory grows with the
+//! number of ids, not with the file.
+
+pub mod board;
+mod check;
+
+pub use check::{verify, Claim, Fault, KindCounts, Verdict, MAX_LINE_BYTES};
