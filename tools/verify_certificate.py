@@ -1,0 +1,349 @@
+#!/usr/bin/env python3
+"""verify_certificate.py: an independent checker of score4 proof certificates.
+
+It checks certificates of format version 1 (docs/CERTIFICATE.md) of Connect Four 3D positions:
+that the first player (X) wins the root position (claim `win`) or does not win it (claim
+`hold`). It is written from docs/CERTIFICATE.md alone, with the Python 3 standard library only,
+and shares no code with score4's Rust crates (neither the board, the solver, the rules nor
+score4-verify): the board model and its 76 lines are built here.
+
+Usage: python3 tools/verify_certificate.py FILE...
+
+For each file it prints `FILE: valid: X wins, N nodes` (or `X does not win`) to stdout, or the
+first failure to stderr: `FILE: invalid: node ID (moves MOVES): REASON`, where MOVES are the
+columns from the root position to the node along the first path that referenced it (`-` for
+the root), or `FILE: invalid: line L: REASON`. Exit status: 0 if every file is valid, 1 if any
+is invalid, 2 on a usage error or a file that cannot be opened or read.
+
+The file is read line by line; memory is proportional to the number of node ids. Lines longer
+than 64 KiB are rejected. There is no bound on the number of nodes other than ids < 2^32.
+"""
+
+import re
+import sys
+
+# ---------------------------------------------------------------- the board
+
+MAX_LINE = 64 * 1024
+FULL = (1 << 64) - 1
+HEX = "0123456789ABCDEF"
+
+
+def build_lines():
+    """The 76 lines as 64-bit masks: walk the 13 directions from every cell, keep those inside."""
+    directions = [(1, 0, 0), (0, 1, 0), (0, 0, 1),
+                  (1, 1, 0), (1, -1, 0), (1, 0, 1), (1, 0, -1), (0, 1, 1), (0, 1, -1),
+                  (1, 1, 1), (1, 1, -1), (1, -1, 1), (1, -1, -1)]
+    lines = []
+    for z in range(4):
+        for y in range(4):
+            for x in range(4):
+                for dx, dy, dz in directions:
+                    cells = [(x + k * dx, y + k * dy, z + k * dz) for k in range(4)]
+                    if all(0 <= a < 4 and 0 <= b < 4 and 0 <= c < 4 for a, b, c in cells):
+                        lines.append(sum(1 << (16 * c + 4 * b + a) for a, b, c in cells))
+    assert len(lines) == 76 and len(set(lines)) == 76
+    return lines
+
+
+LINES = build_lines()
+ODD_LAYERS = sum(1 << i for i in range(64) if (i // 16) % 2 == 1)
+
+
+def has_four(board):
+    return any(board & line == line for line in LINES)
+
+
+def height(x, o, column):
+    return sum(1 for z in range(4) if (x | o) >> (16 * z + column) & 1)
+
+
+def play(x, o, column):
+    """The position after the mover plays `column` (which must not be full)."""
+    cell = 1 << (16 * height(x, o, column) + column)
+    if bin(x | o).count("1") % 2 == 0:
+        return x | cell, o
+    return x, o | cell
+
+
+# ---------------------------------------------------------------- parsing
+
+ID_RE = re.compile(r"0|[1-9][0-9]{0,9}")
+BOARD_RE = re.compile(r"[0-9A-Fa-f]{16}")
+COLUMN_RE = re.compile(r"[0-9A-Fa-f]")
+MOVES_RE = re.compile(r"-|[0-9A-Fa-f]{1,64}")
+CELL_RE = re.compile(r"(0|[1-9][0-9]?)-(0|[1-9][0-9]?)")
+COUNT_RE = re.compile(r"0|[1-9][0-9]*")
+
+
+class Invalid(Exception):
+    """A failed check; `where` is `line L` or `node ID (moves MOVES)`."""
+
+    def __init__(self, where, reason):
+        super().__init__(f"{where}: {reason}")
+
+
+class Unreadable(Exception):
+    pass
+
+
+def short(text):
+    """`text` quoted, cut to a readable length for a message."""
+    return repr(text if len(text) <= 24 else text[:24] + "...")
+
+
+def parse_id(text):
+    if ID_RE.fullmatch(text) and int(text) < 1 << 32:
+        return int(text)
+    return None
+
+
+def read_lines(f):
+    """Yields (line number, text) for each line, without its `\\n`; rejects long lines, `\\r`
+    and bytes that are not UTF-8. The last yielded flag says whether the line ended in `\\n`."""
+    number = 0
+    while True:
+        try:
+            raw = f.readline(MAX_LINE + 1)
+        except OSError as e:
+            raise Unreadable(str(e))
+        if not raw:
+            return
+        number += 1
+        ended = raw.endswith(b"\n")
+        if ended:
+            raw = raw[:-1]
+        elif len(raw) > MAX_LINE:
+            raise Invalid(f"line {number}", f"line longer than {MAX_LINE} bytes")
+        if b"\r" in raw:
+            raise Invalid(f"line {number}", "carriage return (\\r) not allowed")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Invalid(f"line {number}", "not UTF-8")
+        yield number, text
+
+
+# ---------------------------------------------------------------- the check
+
+def check(f):
+    """Checks one certificate; returns (claim is win, node count) or raises Invalid."""
+    lines = read_lines(f)
+    header = ["score4-certificate 1", "game 3d", None, None]
+    root_x = root_o = 0
+    for k, expected in enumerate(header):
+        item = next(lines, None)
+        if item is None:
+            raise Invalid(f"line {k + 1}", "truncated: header incomplete")
+        number, text = item
+        where = f"line {number}"
+        if number <= 2 and text != expected:
+            raise Invalid(where, f"expected {expected!r}")
+        if number == 3:
+            if not text.startswith("root ") or not MOVES_RE.fullmatch(text[5:]):
+                raise Invalid(where, "expected 'root MOVES' (MOVES: '-' or column digits)")
+            if text[5:] != "-":
+                for k, digit in enumerate(text[5:]):
+                    column = int(digit, 16)
+                    if height(root_x, root_o, column) == 4:
+                        raise Invalid(where, f"root move {k + 1} ({digit}): column full")
+                    root_x, root_o = play(root_x, root_o, column)
+                    if has_four(root_x) or has_four(root_o):
+                        raise Invalid(where, f"root move {k + 1} ({digit}): four in a row "
+                                             "(the game is over)")
+        if number == 4:
+            if text not in ("claim win", "claim hold"):
+                raise Invalid(where, "expected 'claim win' or 'claim hold'")
+            claim_win = text == "claim win"
+
+    claimant_even = claim_win      # the claimant moves when the stone count is even iff it is X
+    nodes = {}                     # id -> [x, o, line of definition (0: not yet), moves]
+    count = 0
+    last = 4
+    for number, text in lines:
+        last = number
+        if text.startswith("end"):
+            if not (text.startswith("end ") and COUNT_RE.fullmatch(text[4:])):
+                raise Invalid(f"line {number}", "expected 'end COUNT'")
+            if text[4:] != str(count):
+                raise Invalid(f"line {number}",
+                              f"end count {short(text[4:])} but {count} node lines")
+            if next(lines, None) is not None:
+                raise Invalid(f"line {number + 1}", "content after the end line")
+            for ident, (_, _, defined, moves) in nodes.items():
+                if not defined:
+                    raise Invalid(f"node {ident} (moves {moves or '-'})",
+                                  "referenced but never defined (dangling id)")
+            if count == 0:
+                raise Invalid(f"line {number}", "no node lines")
+            return claim_win, count
+        count += 1
+        fields = text.split(" ")
+        ident = parse_id(fields[0])
+        if ident is None:
+            raise Invalid(f"line {number}", "expected a node line 'ID XBOARD OBOARD KIND' "
+                                            "(ID decimal < 2^32, no sign or leading zero)")
+        if count == 1:
+            if ident != 0:
+                raise Invalid(f"line {number}", "the first node line must be the root, id 0")
+            nodes[0] = [root_x, root_o, 0, ""]
+        if ident not in nodes:
+            raise Invalid(f"line {number}", f"node {ident} not referenced by an earlier line")
+        entry = nodes[ident]
+        where = f"node {ident} (moves {entry[3] or '-'})"
+        if entry[2]:
+            raise Invalid(where, f"duplicate id (line {number}; first defined at line {entry[2]})")
+        entry[2] = number
+        check_node(where, fields, entry[0], entry[1], claim_win, claimant_even, nodes, entry[3])
+    raise Invalid(f"line {last + 1}", "truncated: no end line")
+
+
+def check_node(where, fields, x, o, claim_win, claimant_even, nodes, moves):
+    if len(fields) < 4:
+        raise Invalid(where, "expected 'ID XBOARD OBOARD KIND'")
+    if not (BOARD_RE.fullmatch(fields[1]) and BOARD_RE.fullmatch(fields[2])):
+        raise Invalid(where, "a board must be exactly 16 hexadecimal digits")
+    if int(fields[1], 16) != x or int(fields[2], 16) != o:
+        raise Invalid(where, f"boards {fields[1]} {fields[2]} but the position is "
+                             f"{x:016X} {o:016X}")
+    kind, args = fields[3], fields[4:]
+    stones = bin(x | o).count("1")
+    claimant_moves = (stones % 2 == 0) == claimant_even
+    x_four, o_four, full = has_four(x), has_four(o), x | o == FULL
+    if kind == "over":
+        if args:
+            raise Invalid(where, "'over' takes no arguments")
+        if claim_win and not x_four:
+            raise Invalid(where, "over: X does not have four")
+        if not claim_win and (x_four or not (o_four or full)):
+            raise Invalid(where, "over: X has four, or O has no four and the board is not full")
+        return
+    if x_four or o_four:
+        raise Invalid(where, f"{'X' if x_four else 'O'} already has four ('{kind}' needs a "
+                             "game in progress)")
+    if full:
+        raise Invalid(where, f"the board is full ('{kind}' needs a game in progress)")
+
+    def reference(column, target, child_moves):
+        cx, co = play(x, o, column)
+        if target not in nodes:
+            nodes[target] = [cx, co, 0, child_moves]
+        elif nodes[target][0] != cx or nodes[target][1] != co:
+            t = nodes[target]
+            raise Invalid(where, f"reference to node {target} by column {HEX[column]} leads to "
+                                 f"{cx:016X} {co:016X}, but node {target} (moves "
+                                 f"{t[3] or '-'}) is {t[0]:016X} {t[1]:016X}")
+
+    if kind in ("choose", "win"):
+        want = 2 if kind == "choose" else 1
+        if len(args) != want or not COLUMN_RE.fullmatch(args[0]) or \
+                (kind == "choose" and parse_id(args[1]) is None):
+            raise Invalid(where, "expected 'choose COLUMN ID'" if want == 2 else
+                          "expected 'win COLUMN'")
+        if not claimant_moves:
+            raise Invalid(where, f"'{kind}' but the opponent is to move")
+        column = int(args[0], 16)
+        if height(x, o, column) == 4:
+            raise Invalid(where, f"column {HEX[column]} is full")
+        if kind == "choose":
+            reference(column, parse_id(args[1]), moves + HEX[column])
+        else:
+            cx, co = play(x, o, column)
+            if not has_four(cx if claim_win else co):
+                raise Invalid(where, f"win {HEX[column]}: the claimant does not get four")
+    elif kind == "every":
+        if claimant_moves:
+            raise Invalid(where, "'every' but the claimant is to move")
+        if not args or len(args) > 16:
+            raise Invalid(where, "'every' needs 1 to 16 entries")
+        seen = set()
+        for arg in args:
+            ident = parse_id(arg[2:])
+            if len(arg) < 3 or not COLUMN_RE.fullmatch(arg[0]) or arg[1] != ":" or ident is None:
+                raise Invalid(where, f"bad every entry {short(arg)} (expected COLUMN:ID)")
+            column = int(arg[0], 16)
+            if column in seen:
+                raise Invalid(where, f"every: column {HEX[column]} listed twice")
+            if height(x, o, column) == 4:
+                raise Invalid(where, f"every: column {HEX[column]} is full")
+            seen.add(column)
+            reference(column, ident, moves + HEX[column])
+        missing = [HEX[c] for c in range(16) if height(x, o, c) < 4 and c not in seen]
+        if missing:
+            raise Invalid(where, f"every: legal column(s) {''.join(missing)} missing")
+    elif kind == "pairs":
+        check_pairs(where, args, x, o, claim_win, stones)
+    else:
+        raise Invalid(where, f"unknown kind {short(kind)}")
+
+
+def check_pairs(where, args, x, o, claim_win, stones):
+    if claim_win:
+        raise Invalid(where, "'pairs' in a certificate claiming 'win'")
+    if stones % 2:
+        raise Invalid(where, "'pairs' but O is to move")
+    occupied = x | o
+    pair_cells = {16 * height(x, o, c) + c for c in range(16) if height(x, o, c) % 2 == 1}
+    partner = {}
+    for arg in args:
+        match = CELL_RE.fullmatch(arg)
+        if not match or int(match[1]) > 63 or int(match[2]) > 63:
+            raise Invalid(where, f"bad pair {short(arg)} (expected CELL-CELL, cells 0..63)")
+        a, b = int(match[1]), int(match[2])
+        for cell in (a, b):
+            if cell not in pair_cells:
+                raise Invalid(where, f"pairs: cell {cell} is not a pair cell")
+            if cell in partner or a == b:
+                raise Invalid(where, f"pairs: cell {cell} listed twice")
+        partner[a], partner[b] = b, a
+    unlisted = sorted(pair_cells - partner.keys())
+    if unlisted:
+        raise Invalid(where, f"pairs: pair cell(s) {unlisted} not listed")
+    pair_mask = sum(1 << c for c in pair_cells)
+    sure = ~occupied & FULL & ODD_LAYERS & ~pair_mask
+    for line in LINES:
+        if line & (o | sure):
+            continue
+        if any(line >> a & 1 and line >> b & 1 for a, b in partner.items()):
+            continue
+        cells = [i for i in range(64) if line >> i & 1]
+        raise Invalid(where, f"pairs: line {cells} has no O stone, sure cell or whole pair")
+
+
+# ---------------------------------------------------------------- main
+
+def main(argv):
+    files = argv[1:]
+    if files and files[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    if files and files[0] == "--":
+        files = files[1:]
+    if not files:
+        print("usage: python3 tools/verify_certificate.py FILE...", file=sys.stderr)
+        return 2
+    status = 0
+    for name in files:
+        try:
+            with open(name, "rb") as f:
+                claim_win, count = check(f)
+            verdict = "X wins" if claim_win else "X does not win"
+            print(f"{name}: valid: {verdict}, {count} nodes", flush=True)
+        except OSError as e:
+            print(f"{name}: cannot read: {e.strerror or e}", file=sys.stderr, flush=True)
+            status = 2
+        except Unreadable as e:
+            print(f"{name}: cannot read: {e}", file=sys.stderr, flush=True)
+            status = 2
+        except Invalid as e:
+            print(f"{name}: invalid: {e}", file=sys.stderr, flush=True)
+            status = max(status, 1)
+        except Exception as e:  # never a traceback, whatever the file holds
+            print(f"{name}: invalid: internal error: {type(e).__name__}: {e}", file=sys.stderr,
+                  flush=True)
+            status = max(status, 1)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
