@@ -273,6 +273,8 @@ def check_node(where, fields, x, o, claim_win, claimant_even, nodes, moves):
             raise Invalid(where, f"every: legal column(s) {''.join(missing)} missing")
     elif kind == "pairs":
         check_pairs(where, args, x, o, claim_win, stones)
+    elif kind == "zugzwang":
+        check_zugzwang(where, args, x, o, claim_win, stones)
     else:
         raise Invalid(where, f"unknown kind {short(kind)}")
 
@@ -284,6 +286,50 @@ def check_pairs(where, args, x, o, claim_win, stones):
         raise Invalid(where, "'pairs' but O is to move")
     occupied = x | o
     pair_cells = {16 * height(x, o, c) + c for c in range(16) if height(x, o, c) % 2 == 1}
+    partner = read_pairs(where, args, pair_cells)
+    pair_mask = sum(1 << c for c in pair_cells)
+    sure = ~occupied & FULL & ODD_LAYERS & ~pair_mask
+    for line in LINES:
+        if line & (o | sure):
+            continue
+        if any(line >> a & 1 and line >> b & 1 for a, b in partner.items()):
+            continue
+        cells = [i for i in range(64) if line >> i & 1]
+        raise Invalid(where, f"pairs: line {cells} has no O stone, sure cell or whole pair")
+
+
+def check_zugzwang(where, args, x, o, claim_win, stones):
+    """X's zugzwang on an odd threat t (docs/CERTIFICATE.md, "The zugzwang strategy")."""
+    if not claim_win:
+        raise Invalid(where, "'zugzwang' in a certificate claiming 'hold'")
+    if stones % 2 == 0:
+        raise Invalid(where, "'zugzwang' but X is to move")
+    if not args or not re.fullmatch(r"0|[1-9][0-9]?", args[0]) or int(args[0]) > 63:
+        raise Invalid(where, f"zugzwang: bad cell {short(args[0]) if args else '(none)'}")
+    t = int(args[0])
+    column = t % 16
+    if t // 16 != 2 or height(x, o, column) != 1:
+        raise Invalid(where, f"zugzwang: cell {t} is not on layer 2 of a column of one stone")
+    if not any(line >> t & 1 and x & line == line & ~(1 << t) for line in LINES):
+        raise Invalid(where, f"zugzwang: cell {t} is not a threat of X")
+    occupied = x | o
+    pair_cells = {16 * height(x, o, c) + c for c in range(16)
+                  if c != column and height(x, o, c) % 2 == 1}
+    partner = read_pairs(where, args[1:], pair_cells)
+    pair_mask = sum(1 << c for c in pair_cells)
+    column_mask = sum(1 << (16 * z + column) for z in range(4))
+    sure = (~occupied & FULL & ODD_LAYERS & ~pair_mask & ~column_mask) | (1 << t) | (1 << (t + 16))
+    for line in LINES:
+        if line & (x | sure):
+            continue
+        if any(line >> a & 1 and line >> b & 1 for a, b in partner.items()):
+            continue
+        cells = [i for i in range(64) if line >> i & 1]
+        raise Invalid(where, f"zugzwang: line {cells} has no X stone, sure cell or whole pair")
+
+
+def read_pairs(where, args, pair_cells):
+    """The pairs `a-b` as a perfect matching of `pair_cells`: each cell's partner."""
     partner = {}
     for arg in args:
         match = CELL_RE.fullmatch(arg)
@@ -299,15 +345,7 @@ def check_pairs(where, args, x, o, claim_win, stones):
     unlisted = sorted(pair_cells - partner.keys())
     if unlisted:
         raise Invalid(where, f"pairs: pair cell(s) {unlisted} not listed")
-    pair_mask = sum(1 << c for c in pair_cells)
-    sure = ~occupied & FULL & ODD_LAYERS & ~pair_mask
-    for line in LINES:
-        if line & (o | sure):
-            continue
-        if any(line >> a & 1 and line >> b & 1 for a, b in partner.items()):
-            continue
-        cells = [i for i in range(64) if line >> i & 1]
-        raise Invalid(where, f"pairs: line {cells} has no O stone, sure cell or whole pair")
+    return partner
 
 
 # ---------------------------------------------------------------- main

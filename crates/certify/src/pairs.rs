@@ -23,16 +23,51 @@ pub fn find_pairs(position: &Position) -> Option<Vec<(u8, u8)>> {
     }
     let occupied = position.occupied().0;
     let empty = !occupied;
-    let blacks = position.stones(Colour::Black).0;
     // The lowest empty cell of each column of odd height: empty, on an odd layer, with the cell
     // below it filled.
     let pair_cells = empty & ODD_LAYERS & (occupied << 16);
     let sure = empty & ODD_LAYERS & !pair_cells;
+    matching(pair_cells, position.stones(Colour::Black).0 | sure)
+}
+
+/// X's zugzwang on an odd threat (Allis's rule, as a certificate's `zugzwang` leaf states it):
+/// O is to move and X has a threat `t` on layer 2 whose column holds one stone. O can never
+/// play below `t`; in the other columns X answers O on top, and pairs up the lowest empty
+/// cells of the other columns of odd height. O, always to move with an even number of other
+/// cells left, must at last play below `t`, and X wins there — unless O makes four first,
+/// which the strategy rules out when every line of O holds an X stone, a cell of layer 1 or 3
+/// outside `t`'s column that is not a pair cell, `t` or the cell above it, or a whole pair.
+/// Returns `t` and the pairs, if some threat and pairing do.
+pub fn find_zugzwang(position: &Position) -> Option<(u8, Vec<(u8, u8)>)> {
+    if position.mover() != Colour::Black {
+        return None;
+    }
+    let occupied = position.occupied().0;
+    let empty = !occupied;
+    const LAYER_2: u64 = 0x0000_FFFF_0000_0000;
+    // Threats of X on layer 2 above an empty layer-1 cell above a stone: columns of one stone.
+    let candidates = position.threats(Colour::White).0 & LAYER_2 & (empty << 16) & (occupied << 32);
+    let mut remaining = candidates;
+    while remaining != 0 {
+        let t = remaining.trailing_zeros() as u8;
+        remaining &= remaining - 1;
+        let column = 0x0001_0001_0001_0001u64 << (t % 16);
+        let pair_cells = empty & ODD_LAYERS & (occupied << 16) & !column;
+        let sure = (empty & ODD_LAYERS & !pair_cells & !column) | (1 << t) | (1 << t << 16);
+        if let Some(pairs) = matching(pair_cells, position.stones(Colour::White).0 | sure) {
+            return Some((t, pairs));
+        }
+    }
+    None
+}
+
+/// A pairing of `pair_cells` under which every line holds a cell of `killers` or a whole pair.
+fn matching(pair_cells: u64, killers: u64) -> Option<Vec<(u8, u8)>> {
     let cells: Vec<u8> = (0..64u8).filter(|&c| pair_cells >> c & 1 == 1).collect();
     // Lines that only a whole pair can kill: their pair cells.
     let mut needs: Vec<u64> = Vec::new();
     for &line in LINES.iter() {
-        if line & (blacks | sure) != 0 {
+        if line & killers != 0 {
             continue;
         }
         let inside = line & pair_cells;

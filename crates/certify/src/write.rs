@@ -8,7 +8,7 @@ use std::io::Write;
 use score4_board::{Cell, Colour, Column, Game, GameRecord, Position};
 use score4_solver::{Solver, TranspositionTable};
 
-use crate::pairs::find_pairs;
+use crate::pairs::{find_pairs, find_zugzwang};
 
 /// What a written certificate holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -23,6 +23,8 @@ pub struct CertifySummary {
     pub over_leaves: u64,
     /// See `win_leaves`.
     pub pairs_leaves: u64,
+    /// X's zugzwang on an odd threat.
+    pub zugzwang_leaves: u64,
     /// References to a node already in the certificate (transpositions shared).
     pub shared: u64,
     /// Nodes the solver searched to choose the claimant's moves.
@@ -141,7 +143,17 @@ pub fn certify(
             let child = refer(position.after(cell), &mut ids, &mut stack, &mut summary);
             writeln!(out, "choose {} {child}", column.to_char())?;
         } else {
-            if !first_player_wins {
+            if first_player_wins {
+                if let Some((threat, pairs)) = find_zugzwang(&position) {
+                    write!(out, "zugzwang {threat}")?;
+                    for (a, b) in pairs {
+                        write!(out, " {a}-{b}")?;
+                    }
+                    writeln!(out)?;
+                    summary.zugzwang_leaves += 1;
+                    continue;
+                }
+            } else {
                 if let Some(pairs) = find_pairs(&position) {
                     write!(out, "pairs")?;
                     for (a, b) in pairs {

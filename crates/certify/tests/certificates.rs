@@ -54,7 +54,7 @@ fn certificates_of_the_committed_sets_verify_with_both_checkers() {
     let dir = tempfile::tempdir().unwrap();
     let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
     let judge_table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
-    let (mut files, mut holds, mut pairs) = (Vec::new(), 0, 0);
+    let (mut files, mut holds, mut pairs, mut zugzwangs) = (Vec::new(), 0, 0, 0);
     let mut checked = 0;
     for stones in [34, 36, 38, 40, 42, 44, 46, 48] {
         for (i, game) in committed(stones, 38).iter().enumerate() {
@@ -69,6 +69,7 @@ fn certificates_of_the_committed_sets_verify_with_both_checkers() {
             assert_eq!(verdict.root, game.to_string());
             holds += (!wins) as u32;
             pairs += verdict.kinds.pairs;
+            zugzwangs += verdict.kinds.zugzwang;
             checked += 1;
             if bytes.len() < 4 << 20 {
                 let path = dir.path().join(format!("d{stones}-{i}.cert"));
@@ -81,23 +82,34 @@ fn certificates_of_the_committed_sets_verify_with_both_checkers() {
     assert!(files.len() >= 250, "{} small certificates", files.len());
     assert!(holds >= 20, "{holds} holds");
     assert!(pairs > 0, "no pairs leaf");
+    assert!(zugzwangs > 0, "no zugzwang leaf");
     let (status, stderr) = python_check(&files);
     assert_eq!((status, stderr.as_str()), (0, ""));
 }
 
-/// A certificate of a hold with pairs leaves and one of a win, as text.
+/// Certificates of a win, of a hold with pairs leaves and of a win with zugzwang leaves, as
+/// text.
 fn samples() -> Vec<String> {
     let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
-    let (mut win, mut hold) = (None, None);
-    for game in committed(34, 40) {
-        let text = String::from_utf8(certificate(&game, &table)).unwrap();
-        if text.contains("\nclaim win") && win.is_none() && text.contains(" every ") {
-            win = Some(text);
-        } else if text.contains("\nclaim hold") && hold.is_none() && text.contains(" pairs ") {
-            hold = Some(text);
+    let (mut win, mut hold, mut zugzwang) = (None, None, None);
+    for game in committed(34, 40).iter().chain(&committed(32, 40)) {
+        let text = String::from_utf8(certificate(game, &table)).unwrap();
+        if text.len() > 4 << 20 {
+            continue;
+        }
+        if text.contains("\nclaim win") && text.contains(" zugzwang ") {
+            zugzwang.get_or_insert(text);
+        } else if text.contains("\nclaim win") && text.contains(" every ") {
+            win.get_or_insert(text);
+        } else if text.contains("\nclaim hold") && text.contains(" pairs ") {
+            hold.get_or_insert(text);
         }
     }
-    vec![win.expect("a win"), hold.expect("a hold with pairs")]
+    vec![
+        win.expect("a win"),
+        hold.expect("a hold with pairs"),
+        zugzwang.expect("a win with a zugzwang"),
+    ]
 }
 
 /// Applies `edit` to the first node line (after the header) for which it returns `Some`.
@@ -165,17 +177,20 @@ fn every_kind_of_corruption_is_caught_by_both_checkers() {
         (
             "break a strategy pair",
             Box::new(move |l: &str| {
-                field(l, "pairs").then_some(()).and_then(|_| {
-                    let (head, last) = l.rsplit_once(' ')?;
-                    let (a, _) = last.split_once('-')?;
-                    Some(format!("{head} {a}-{a}"))
-                })
+                (field(l, "pairs") || field(l, "zugzwang"))
+                    .then_some(())
+                    .and_then(|_| {
+                        let (head, last) = l.rsplit_once(' ')?;
+                        let (a, _) = last.split_once('-')?;
+                        Some(format!("{head} {a}-{a}"))
+                    })
             }),
         ),
         (
             "drop a strategy pair",
             Box::new(move |l: &str| {
-                (field(l, "pairs") && l.split(' ').count() > 4)
+                ((field(l, "pairs") && l.split(' ').count() > 4)
+                    || (field(l, "zugzwang") && l.split(' ').count() > 5))
                     .then(|| l.rsplit_once(' ').unwrap().0.to_owned())
             }),
         ),
@@ -255,7 +270,7 @@ fn every_kind_of_corruption_is_caught_by_both_checkers() {
             files.push((name, path));
         }
     }
-    assert!(files.len() >= 24, "{} corrupted files", files.len());
+    assert!(files.len() >= 36, "{} corrupted files", files.len());
     for (name, path) in &files {
         let (status, stderr) = python_check(std::slice::from_ref(path));
         assert_eq!(status, 1, "{name}: the Python checker said {stderr:?}");

@@ -81,12 +81,13 @@ fn claim_text(summary: &CertifySummary) -> &'static str {
 
 fn describe(summary: &CertifySummary) -> String {
     format!(
-        "{} nodes ({} win, {} over, {} pairs leaves; {} transpositions shared; {} nodes searched \
-         to choose moves)",
+        "{} nodes ({} win, {} over, {} pairs, {} zugzwang leaves; {} transpositions shared; {} \
+         nodes searched to choose moves)",
         summary.nodes,
         summary.win_leaves,
         summary.over_leaves,
         summary.pairs_leaves,
+        summary.zugzwang_leaves,
         summary.shared,
         summary.search_nodes
     )
@@ -133,7 +134,7 @@ pub fn run_verify(files: Vec<PathBuf>) -> ExitCode {
         match verdict {
             Ok(verdict) => println!(
                 "{}: valid: root {}: {}; {} nodes ({} choose, {} every, {} win, {} over, {} \
-                 pairs), checked in {:.2} s",
+                 pairs, {} zugzwang), checked in {:.2} s",
                 path.display(),
                 verdict.root,
                 verdict.claim,
@@ -143,6 +144,7 @@ pub fn run_verify(files: Vec<PathBuf>) -> ExitCode {
                 verdict.kinds.win,
                 verdict.kinds.over,
                 verdict.kinds.pairs,
+                verdict.kinds.zugzwang,
                 started.elapsed().as_secs_f64()
             ),
             Err(fault) => {

@@ -50,6 +50,8 @@ pub struct KindCounts {
     pub over: u64,
     /// `pairs` leaves.
     pub pairs: u64,
+    /// `zugzwang` leaves.
+    pub zugzwang: u64,
 }
 
 /// An accepted certificate.
@@ -262,6 +264,35 @@ fn parse_decimal(text: &str) -> Option<u64> {
     well_formed.then(|| text.parse().ok()).flatten()
 }
 
+/// The pairs `arguments` (`a-b` each) as a perfect matching of `pair_cells`: each cell's
+/// partner.
+fn pairing(pair_cells: &[usize], arguments: &[&str]) -> Result<HashMap<usize, usize>, String> {
+    let mut partner: HashMap<usize, usize> = HashMap::new();
+    for argument in arguments {
+        let pair = argument.split_once('-').and_then(|(a, b)| {
+            let (a, b) = (parse_decimal(a)?, parse_decimal(b)?);
+            (a < 64 && b < 64).then_some((a as usize, b as usize))
+        });
+        let Some((a, b)) = pair else {
+            return Err(format!("bad pair {argument:?}: two cells 0..63 as a-b"));
+        };
+        for cell in [a, b] {
+            if !pair_cells.contains(&cell) {
+                return Err(format!("cell {cell} is not a pair cell"));
+            }
+        }
+        if a == b || partner.contains_key(&a) || partner.contains_key(&b) {
+            return Err(format!("pair {a}-{b}: a cell paired twice"));
+        }
+        partner.insert(a, b);
+        partner.insert(b, a);
+    }
+    if let Some(unpaired) = pair_cells.iter().find(|c| !partner.contains_key(c)) {
+        return Err(format!("the pair cell {unpaired} is not paired"));
+    }
+    Ok(partner)
+}
+
 fn parse_id(text: &str) -> Option<u32> {
     parse_decimal(text).and_then(|id| u32::try_from(id).ok())
 }
@@ -470,6 +501,17 @@ impl Checker {
                     .map_err(|reason| at(self, reason))?;
                 self.kinds.pairs += 1;
             }
+            "zugzwang" => {
+                if self.claim != Claim::Win || mover != Stone::O {
+                    return Err(at(
+                        self,
+                        "zugzwang stands only for win, with O to move".to_owned(),
+                    ));
+                }
+                self.check_zugzwang(&board, &arguments)
+                    .map_err(|reason| at(self, reason))?;
+                self.kinds.zugzwang += 1;
+            }
             other => return Err(at(self, format!("unknown kind {other:?}"))),
         }
         Ok(())
@@ -524,49 +566,81 @@ impl Checker {
         }
     }
 
-    /// The `pairs` strategy of docs/CERTIFICATE.md.
+    /// The `pairs` strategy of docs/CERTIFICATE.md: O answers on top and by the pairs.
     fn check_pairs(&self, board: &Board, arguments: &[&str]) -> Result<(), String> {
-        // The pair cells: the lowest empty cells of the columns of odd height.
         let pair_cells: Vec<usize> = (0..16)
             .filter(|&c| board.height(c) % 2 == 1)
             .filter_map(|c| board.drop_cell(c))
             .collect();
-        let mut partner: HashMap<usize, usize> = HashMap::new();
-        for argument in arguments {
-            let pair = argument.split_once('-').and_then(|(a, b)| {
-                let (a, b) = (parse_decimal(a)?, parse_decimal(b)?);
-                (a < 64 && b < 64).then_some((a as usize, b as usize))
-            });
-            let Some((a, b)) = pair else {
-                return Err(format!("bad pair {argument:?}: two cells 0..63 as a-b"));
-            };
-            for cell in [a, b] {
-                if !pair_cells.contains(&cell) {
-                    return Err(format!("cell {cell} is not a pair cell"));
-                }
-            }
-            if a == b || partner.contains_key(&a) || partner.contains_key(&b) {
-                return Err(format!("pair {a}-{b}: a cell paired twice"));
-            }
-            partner.insert(a, b);
-            partner.insert(b, a);
-        }
-        if let Some(unpaired) = pair_cells.iter().find(|c| !partner.contains_key(c)) {
-            return Err(format!("the pair cell {unpaired} is not paired"));
-        }
+        let partner = pairing(&pair_cells, arguments)?;
         let sure = |cell: usize| {
-            let layer = cell / 16;
-            board.at(cell).is_none() && layer % 2 == 1 && !partner.contains_key(&cell)
+            board.at(cell).is_none() && (cell / 16) % 2 == 1 && !partner.contains_key(&cell)
         };
+        self.every_line_killed(Stone::X, &partner, |cell| {
+            board.at(cell) == Some(Stone::O) || sure(cell)
+        })
+    }
+
+    /// The `zugzwang` strategy of docs/CERTIFICATE.md: X's threat `t` on layer 2 above the
+    /// empty layer-1 cell of a column of one stone; X answers on top and by the pairs elsewhere.
+    fn check_zugzwang(&self, board: &Board, arguments: &[&str]) -> Result<(), String> {
+        let Some((threat, pairs)) = arguments.split_first() else {
+            return Err("zugzwang takes a cell and pairs".to_owned());
+        };
+        let t = parse_decimal(threat)
+            .filter(|&t| t < 64)
+            .ok_or_else(|| format!("bad cell {threat:?}"))? as usize;
+        let column = t % 16;
+        if t / 16 != 2 || board.height(column) != 1 {
+            return Err(format!(
+                "cell {t} is not on layer 2 of a column holding one stone"
+            ));
+        }
+        let completes = self.lines.iter().any(|line| {
+            line.contains(&t)
+                && line
+                    .iter()
+                    .all(|&c| c == t || board.at(c) == Some(Stone::X))
+        });
+        if !completes {
+            return Err(format!("cell {t} is not a threat of X"));
+        }
+        let pair_cells: Vec<usize> = (0..16)
+            .filter(|&c| c != column && board.height(c) % 2 == 1)
+            .filter_map(|c| board.drop_cell(c))
+            .collect();
+        let partner = pairing(&pair_cells, pairs)?;
+        let sure = |cell: usize| {
+            let outside = cell % 16 != column;
+            (outside
+                && board.at(cell).is_none()
+                && (cell / 16) % 2 == 1
+                && !partner.contains_key(&cell))
+                || cell == t
+                || cell == t + 16
+        };
+        self.every_line_killed(Stone::O, &partner, |cell| {
+            board.at(cell) == Some(Stone::X) || sure(cell)
+        })
+    }
+
+    /// Whether every line holds a cell for which `killed` says so, or both cells of a pair;
+    /// else which line of `attacker` survives.
+    fn every_line_killed(
+        &self,
+        attacker: Stone,
+        partner: &HashMap<usize, usize>,
+        killed: impl Fn(usize) -> bool,
+    ) -> Result<(), String> {
         for line in &self.lines {
-            let killed = line
-                .iter()
-                .any(|&c| board.at(c) == Some(Stone::O) || sure(c))
+            let dead = line.iter().any(|&c| killed(c))
                 || line
                     .iter()
                     .any(|c| partner.get(c).is_some_and(|p| line.contains(p)));
-            if !killed {
-                return Err(format!("the strategy leaves X the line {line:?}"));
+            if !dead {
+                return Err(format!(
+                    "the strategy leaves {attacker:?} the line {line:?}"
+                ));
             }
         }
         Ok(())
