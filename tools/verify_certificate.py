@@ -289,13 +289,7 @@ def check_pairs(where, args, x, o, claim_win, stones):
     partner = read_pairs(where, args, pair_cells)
     pair_mask = sum(1 << c for c in pair_cells)
     sure = ~occupied & FULL & ODD_LAYERS & ~pair_mask
-    for line in LINES:
-        if line & (o | sure):
-            continue
-        if any(line >> a & 1 and line >> b & 1 for a, b in partner.items()):
-            continue
-        cells = [i for i in range(64) if line >> i & 1]
-        raise Invalid(where, f"pairs: line {cells} has no O stone, sure cell or whole pair")
+    check_lines_killed(where, "pairs", "O", o | sure, partner)
 
 
 def check_zugzwang(where, args, x, o, claim_win, stones):
@@ -319,13 +313,18 @@ def check_zugzwang(where, args, x, o, claim_win, stones):
     pair_mask = sum(1 << c for c in pair_cells)
     column_mask = sum(1 << (16 * z + column) for z in range(4))
     sure = (~occupied & FULL & ODD_LAYERS & ~pair_mask & ~column_mask) | (1 << t) | (1 << (t + 16))
+    check_lines_killed(where, "zugzwang", "X", x | sure, partner)
+
+
+def check_lines_killed(where, kind, defender, killers, partner):
+    """Every line holds a cell of `killers` (the defender's stones and sure cells) or a pair."""
     for line in LINES:
-        if line & (x | sure):
+        if line & killers:
             continue
         if any(line >> a & 1 and line >> b & 1 for a, b in partner.items()):
             continue
         cells = [i for i in range(64) if line >> i & 1]
-        raise Invalid(where, f"zugzwang: line {cells} has no X stone, sure cell or whole pair")
+        raise Invalid(where, f"{kind}: line {cells} has no {defender} stone, sure cell or whole pair")
 
 
 def read_pairs(where, args, pair_cells):

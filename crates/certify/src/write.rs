@@ -143,26 +143,24 @@ pub fn certify(
             let child = refer(position.after(cell), &mut ids, &mut stack, &mut summary);
             writeln!(out, "choose {} {child}", column.to_char())?;
         } else {
-            if first_player_wins {
-                if let Some((threat, pairs)) = find_zugzwang(&position) {
-                    write!(out, "zugzwang {threat}")?;
-                    for (a, b) in pairs {
-                        write!(out, " {a}-{b}")?;
-                    }
-                    writeln!(out)?;
-                    summary.zugzwang_leaves += 1;
-                    continue;
-                }
+            // A strategy leaf: X's zugzwang for a win, O's pairs for a hold.
+            let strategy = if first_player_wins {
+                find_zugzwang(&position)
+                    .map(|(threat, pairs)| (format!("zugzwang {threat}"), pairs))
             } else {
-                if let Some(pairs) = find_pairs(&position) {
-                    write!(out, "pairs")?;
-                    for (a, b) in pairs {
-                        write!(out, " {a}-{b}")?;
-                    }
-                    writeln!(out)?;
-                    summary.pairs_leaves += 1;
-                    continue;
+                find_pairs(&position).map(|pairs| ("pairs".to_owned(), pairs))
+            };
+            if let Some((head, pairs)) = strategy {
+                write!(out, "{head}")?;
+                for (a, b) in pairs {
+                    write!(out, " {a}-{b}")?;
                 }
+                writeln!(out)?;
+                match first_player_wins {
+                    true => summary.zugzwang_leaves += 1,
+                    false => summary.pairs_leaves += 1,
+                }
+                continue;
             }
             write!(out, "every")?;
             // Children are pushed in reverse, so the first column is written first.

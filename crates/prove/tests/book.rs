@@ -8,36 +8,14 @@ use std::time::Duration;
 
 use score4_board::GameRecord;
 use score4_game::Game;
-use score4_prove::{prove, search_book, ProveConfig};
+mod common;
+use common::config;
+use score4_prove::{prove, search_book};
 use score4_solver::{
     examine_at_least, Book, Examined, Format, Mode, Replacement, Solver, TableConfig,
     TranspositionTable,
 };
-use score4_store::{Run, Store};
-
-fn config() -> ProveConfig {
-    ProveConfig {
-        mode: Mode::FirstWins,
-        threads: 2,
-        table_bytes: 128 << 20,
-        checkpoint: Duration::from_millis(2),
-        commit_every: Duration::from_millis(20),
-        progress_every: Duration::from_secs(3600),
-        run: Run {
-            id: 0,
-            root: String::new(),
-            mode: "first-wins".to_owned(),
-            started: 0.0,
-            stopped: 0.0,
-            host: "test".to_owned(),
-            threads: 2,
-            memory: 128 << 20,
-            version: "test".to_owned(),
-            nodes: 0,
-            outcome: String::new(),
-        },
-    }
-}
+use score4_store::Store;
 
 /// The smallest kind of table of bounds that 3-D keys fit.
 fn bounds_table() -> TranspositionTable {
@@ -67,7 +45,7 @@ fn scores_with_a_book_of_proven_subtrees_are_the_scores_without() {
                 game.position(),
                 &moves,
                 &mut store,
-                &config(),
+                &config(Duration::from_millis(2)),
                 &AtomicBool::new(false),
                 |_| {},
             )

@@ -7,33 +7,11 @@ use std::time::Duration;
 
 use score4_board::GameRecord;
 use score4_game::Game;
+mod common;
+use common::config;
 use score4_prove::{prove, ProveConfig};
 use score4_solver::{Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
-use score4_store::{Run, Store};
-
-fn config(checkpoint: Duration) -> ProveConfig {
-    ProveConfig {
-        mode: Mode::FirstWins,
-        threads: 2,
-        table_bytes: 128 << 20,
-        checkpoint,
-        commit_every: Duration::from_millis(20),
-        progress_every: Duration::from_secs(3600),
-        run: Run {
-            id: 0,
-            root: String::new(),
-            mode: "first-wins".to_owned(),
-            started: 0.0,
-            stopped: 0.0,
-            host: "test".to_owned(),
-            threads: 2,
-            memory: 128 << 20,
-            version: "test".to_owned(),
-            nodes: 0,
-            outcome: String::new(),
-        },
-    }
-}
+use score4_store::Store;
 
 /// Positions of `stones` stones with the plain solver's value.
 fn positions(stones: u32, count: usize) -> Vec<(GameRecord, bool)> {

@@ -490,27 +490,29 @@ impl Checker {
                 }
                 self.kinds.win += 1;
             }
-            "pairs" => {
-                if self.claim != Claim::Hold || mover != Stone::X {
+            "pairs" | "zugzwang" => {
+                // O's pairs hold for a hold with X to move; X's zugzwang wins with O to move.
+                let (claim, to_move) = match kind {
+                    "pairs" => (Claim::Hold, Stone::X),
+                    _ => (Claim::Win, Stone::O),
+                };
+                if self.claim != claim || mover != to_move {
                     return Err(at(
                         self,
-                        "pairs stands only for hold, with X to move".to_owned(),
+                        format!(
+                            "{kind} stands only for the claim {claim}, with {to_move:?} to move"
+                        ),
                     ));
                 }
-                self.check_pairs(&board, &arguments)
-                    .map_err(|reason| at(self, reason))?;
-                self.kinds.pairs += 1;
-            }
-            "zugzwang" => {
-                if self.claim != Claim::Win || mover != Stone::O {
-                    return Err(at(
-                        self,
-                        "zugzwang stands only for win, with O to move".to_owned(),
-                    ));
+                let checked = match kind {
+                    "pairs" => self.check_pairs(&board, &arguments),
+                    _ => self.check_zugzwang(&board, &arguments),
+                };
+                checked.map_err(|reason| at(self, reason))?;
+                match kind {
+                    "pairs" => self.kinds.pairs += 1,
+                    _ => self.kinds.zugzwang += 1,
                 }
-                self.check_zugzwang(&board, &arguments)
-                    .map_err(|reason| at(self, reason))?;
-                self.kinds.zugzwang += 1;
             }
             other => return Err(at(self, format!("unknown kind {other:?}"))),
         }

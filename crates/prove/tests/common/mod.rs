@@ -1,0 +1,34 @@
+//! What the proof tests share.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use score4_prove::ProveConfig;
+use score4_solver::Mode;
+use score4_store::Run;
+
+/// A first-wins proof on two threads and a 128 MiB table, committing every 20 ms, with
+/// `checkpoint`.
+pub fn config(checkpoint: Duration) -> ProveConfig {
+    ProveConfig {
+        mode: Mode::FirstWins,
+        threads: 2,
+        table_bytes: 128 << 20,
+        checkpoint,
+        commit_every: Duration::from_millis(20),
+        progress_every: Duration::from_secs(3600),
+        run: Run {
+            id: 0,
+            root: String::new(),
+            mode: "first-wins".to_owned(),
+            started: 0.0,
+            stopped: 0.0,
+            host: "test".to_owned(),
+            threads: 2,
+            memory: 128 << 20,
+            version: "test".to_owned(),
+            nodes: 0,
+            outcome: String::new(),
+        },
+    }
+}
