@@ -40,6 +40,18 @@ pub enum CertifyError {
     /// The certificate would exceed the node limit.
     #[error("the certificate would have more than {0} nodes")]
     TooLarge(u64),
+    /// The solver found no move of the claimant that keeps the claim at a position it
+    /// reached: the solver contradicts itself, which only a bug can cause.
+    #[error(
+        "no move keeps the claim at the position {x:016x} {o:016x} (X's and O's stones): the \
+         solver contradicts itself"
+    )]
+    NoMove {
+        /// X's stones.
+        x: u64,
+        /// O's stones.
+        o: u64,
+    },
     /// Writing failed.
     #[error("cannot write the certificate: {0}")]
     Io(#[from] std::io::Error),
@@ -121,14 +133,13 @@ pub fn certify(
             let keeps_claim = |solver: &mut Solver<'_>, child: &Position| {
                 solver.first_player_wins(child) == first_player_wins
             };
-            // A child already in the certificate costs nothing more; else the first move (in
-            // column order) the solver proves.
+            // A child already in the certificate costs nothing more; else the first move, in the
+            // search's own ordering (which finds short proofs first), that the solver proves.
+            let before = solver.stats().nodes;
             let known = legal.iter().find(|(_, cell)| {
                 ids.contains_key(&masks(&position.after(*cell)))
                     && keeps_claim(&mut solver, &position.after(*cell))
             });
-            let before = solver.stats().nodes;
-            // The search's own ordering finds short proofs first.
             let ordered = position.order(position.playable());
             let chosen = known.copied().or_else(|| {
                 ordered
@@ -139,7 +150,9 @@ pub fn certify(
                     .map(|cell| (<Position as Game>::column(cell), cell))
             });
             summary.search_nodes += solver.stats().nodes - before;
-            let (column, cell) = chosen.expect("the solver's value has a move that keeps it");
+            let Some((column, cell)) = chosen else {
+                return Err(CertifyError::NoMove { x, o });
+            };
             let child = refer(position.after(cell), &mut ids, &mut stack, &mut summary);
             writeln!(out, "choose {} {child}", column.to_char())?;
         } else {
