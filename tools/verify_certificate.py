@@ -324,7 +324,8 @@ def check_lines_killed(where, kind, defender, killers, partner):
         if any(line >> a & 1 and line >> b & 1 for a, b in partner.items()):
             continue
         cells = [i for i in range(64) if line >> i & 1]
-        raise Invalid(where, f"{kind}: line {cells} has no {defender} stone, sure cell or whole pair")
+        raise Invalid(where,
+                      f"{kind}: line {cells} has no {defender} stone, sure cell or whole pair")
 
 
 def read_pairs(where, args, pair_cells):
