@@ -3,14 +3,13 @@
 //! as without it, the book is read (it answers nodes, and a false entry would be believed), and
 //! its bounds are turned to the first player's side correctly for both movers.
 
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use score4_board::GameRecord;
 use score4_game::Game;
 mod common;
-use common::config;
-use score4_prove::{prove, search_book};
+use common::prove_to_the_end;
+use score4_prove::search_book;
 use score4_solver::{
     examine_at_least, Book, Examined, Format, Mode, Replacement, Solver, TableConfig,
     TranspositionTable,
@@ -41,15 +40,7 @@ fn scores_with_a_book_of_proven_subtrees_are_the_scores_without() {
             let path = dir.path().join(format!("d{stones}-{i}.db"));
             let mut store = Store::open_for_writing(&path, "3d").unwrap();
             let moves = game.to_string();
-            prove(
-                game.position(),
-                &moves,
-                &mut store,
-                &config(Duration::from_millis(2)),
-                &AtomicBool::new(false),
-                |_| {},
-            )
-            .unwrap();
+            prove_to_the_end(&game, &mut store, Duration::from_millis(2));
             let book = search_book(&store, None).unwrap();
             assert!(!book.is_empty());
             for mode in [Mode::Wdl, Mode::Exact] {

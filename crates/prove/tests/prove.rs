@@ -8,7 +8,7 @@ use std::time::Duration;
 use score4_board::GameRecord;
 use score4_game::Game;
 mod common;
-use common::config;
+use common::{config, prove_to_the_end};
 use score4_prove::{prove, ProveConfig};
 use score4_solver::{Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
 use score4_store::Store;
@@ -34,18 +34,8 @@ fn split_proofs_agree_with_the_solver() {
         for (i, (game, wins)) in positions(stones, 12).into_iter().enumerate() {
             let path = dir.path().join(format!("d{stones}-{i}.db"));
             let mut store = Store::open_for_writing(&path, "3d").unwrap();
-            let moves = game.to_string();
-            let stop = AtomicBool::new(false);
-            let report = prove(
-                game.position(),
-                &moves,
-                &mut store,
-                &config(Duration::from_millis(1)),
-                &stop,
-                |_| {},
-            )
-            .unwrap();
-            assert_eq!(report.value, Some(i32::from(wins)), "{moves}");
+            let report = prove_to_the_end(&game, &mut store, Duration::from_millis(1));
+            assert_eq!(report.value, Some(i32::from(wins)), "{game}");
             checked += 1;
             rows += store.summary().unwrap().positions;
         }
@@ -78,16 +68,7 @@ fn a_proof_stopped_and_resumed_from_its_store_ends_with_the_solvers_value() {
             .unwrap();
         }
         let mut store = Store::open_for_writing(&path, "3d").unwrap();
-        let stop = AtomicBool::new(false);
-        let report = prove(
-            game.position(),
-            &moves,
-            &mut store,
-            &config(Duration::from_millis(2)),
-            &stop,
-            |_| {},
-        )
-        .unwrap();
+        let report = prove_to_the_end(&game, &mut store, Duration::from_millis(2));
         assert_eq!(report.value, Some(i32::from(wins)), "{moves}");
         assert!(store.check_integrity().is_ok());
     }

@@ -1,11 +1,13 @@
 //! What the proof tests share.
 #![allow(dead_code)]
 
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use score4_prove::ProveConfig;
+use score4_board::GameRecord;
+use score4_prove::{prove, ProveConfig, ProveReport};
 use score4_solver::Mode;
-use score4_store::Run;
+use score4_store::{Run, Store};
 
 /// A first-wins proof on two threads and a 128 MiB table, committing every 20 ms, with
 /// `checkpoint`.
@@ -31,4 +33,18 @@ pub fn config(checkpoint: Duration) -> ProveConfig {
             outcome: String::new(),
         },
     }
+}
+
+/// Proves `game` on `store` to the end, with `config(checkpoint)` and no stop.
+pub fn prove_to_the_end(game: &GameRecord, store: &mut Store, checkpoint: Duration) -> ProveReport {
+    let stop = AtomicBool::new(false);
+    prove(
+        game.position(),
+        &game.to_string(),
+        store,
+        &config(checkpoint),
+        &stop,
+        |_| {},
+    )
+    .unwrap()
 }
