@@ -9,14 +9,27 @@ score4-verify): the board model and its 76 lines are built here.
 
 Usage: python3 tools/verify_certificate.py FILE...
 
-For each file it prints `FILE: valid: X wins, N nodes` (or `X does not win`) to stdout, or the
-first failure to stderr: `FILE: invalid: node ID (moves MOVES): REASON`, where MOVES are the
-columns from the root position to the node along the first path that referenced it (`-` for
-the root), or `FILE: invalid: line L: REASON`. Exit status: 0 if every file is valid, 1 if any
-is invalid, 2 on a usage error or a file that cannot be opened or read.
+The files form a set (docs/CERTIFICATE.md, "Certificates in parts"). Each file is first checked
+alone. A `part` leaf is an obligation: its position, with the file's claim, must be the root
+position and claim of some file of the set that is valid alone; a file with `part` leaves is
+accepted only when all of them are met. Several unrelated certificates without parts are a
+set of tops, each checked as before.
 
-The file is read line by line; memory is proportional to the number of node ids. Lines longer
-than 64 KiB are rejected. There is no bound on the number of nodes other than ids < 2^32.
+For each file it prints `FILE: valid: X wins, N nodes` (or `X does not win`) to stdout, with
+`, W win replies` appended when its `every` nodes have W > 0 replies `c!w` (the opponent plays
+c, the claimant completes four with w), then `, K parts met` when it has K > 0 `part` leaves,
+all met; or the first failure to stderr: `FILE: invalid: node ID (moves MOVES): REASON`, where
+MOVES are the columns from the root position to the node along the first path that referenced
+it (`-` for the root), or `FILE: invalid: line L: REASON`. A file valid alone with an unmet `part` leaf fails with
+`FILE: invalid: node ID (moves MOVES): part: no certificate of the set proves this position
+(XBOARD OBOARD) with the claim win` (or `hold`), naming its first unmet leaf in file order.
+A file without `part` leaves is reported as soon as it is checked; the others after every
+file is checked. Exit status: 0 if every file is valid, 1 if any is invalid, 2 on a usage
+error or a file that cannot be opened or read.
+
+Each file is read line by line; memory is proportional to the number of node ids plus the
+number of `part` leaves (and one root position per file). Lines longer than 64 KiB are
+rejected. There is no bound on the number of nodes other than ids < 2^32.
 """
 
 import re
@@ -127,7 +140,10 @@ def read_lines(f):
 # ---------------------------------------------------------------- the check
 
 def check(f):
-    """Checks one certificate; returns (claim is win, node count) or raises Invalid."""
+    """Checks one certificate alone; returns (claim is win, node count, number of `c!w`
+    replies, (root X board, root O board), obligations) or raises Invalid. The obligations are
+    its `part` leaves in file order, each (X board, O board, node id, moves from the root to
+    the node)."""
     lines = read_lines(f)
     header = ["score4-certificate 1", "game 3d", None, None]
     root_x = root_o = 0
@@ -158,7 +174,9 @@ def check(f):
 
     claimant_even = claim_win      # the claimant moves when the stone count is even iff it is X
     nodes = {}                     # id -> [x, o, line of definition (0: not yet), moves]
+    parts = []                     # the obligations: (x, o, id, moves) of each `part` leaf
     count = 0
+    win_replies = 0                # replies `c!w` of `every` nodes
     last = 4
     for number, text in lines:
         last = number
@@ -176,7 +194,7 @@ def check(f):
                                   "referenced but never defined (dangling id)")
             if count == 0:
                 raise Invalid(f"line {number}", "no node lines")
-            return claim_win, count
+            return claim_win, count, win_replies, (root_x, root_o), parts
         count += 1
         fields = text.split(" ")
         ident = parse_id(fields[0])
@@ -194,11 +212,16 @@ def check(f):
         if entry[2]:
             raise Invalid(where, f"duplicate id (line {number}; first defined at line {entry[2]})")
         entry[2] = number
-        check_node(where, fields, entry[0], entry[1], claim_win, claimant_even, nodes, entry[3])
+        win_replies += check_node(where, fields, entry[0], entry[1], claim_win, claimant_even,
+                                  nodes, entry[3])
+        if fields[3] == "part":
+            parts.append((entry[0], entry[1], ident, entry[3]))
     raise Invalid(f"line {last + 1}", "truncated: no end line")
 
 
 def check_node(where, fields, x, o, claim_win, claimant_even, nodes, moves):
+    """Checks one node line; returns the number of its `c!w` replies (0 but for `every`)."""
+    win_replies = 0
     if len(fields) < 4:
         raise Invalid(where, "expected 'ID XBOARD OBOARD KIND'")
     if not (BOARD_RE.fullmatch(fields[1]) and BOARD_RE.fullmatch(fields[2])):
@@ -217,7 +240,7 @@ def check_node(where, fields, x, o, claim_win, claimant_even, nodes, moves):
             raise Invalid(where, "over: X does not have four")
         if not claim_win and (x_four or not (o_four or full)):
             raise Invalid(where, "over: X has four, or O has no four and the board is not full")
-        return
+        return 0
     if x_four or o_four:
         raise Invalid(where, f"{'X' if x_four else 'O'} already has four ('{kind}' needs a "
                              "game in progress)")
@@ -258,15 +281,25 @@ def check_node(where, fields, x, o, claim_win, claimant_even, nodes, moves):
             raise Invalid(where, "'every' needs 1 to 16 entries")
         seen = set()
         for arg in args:
-            ident = parse_id(arg[2:])
-            if len(arg) < 3 or not COLUMN_RE.fullmatch(arg[0]) or arg[1] != ":" or ident is None:
-                raise Invalid(where, f"bad every entry {short(arg)} (expected COLUMN:ID)")
+            # A reply is `c:k` (the node k follows) or `c!w` (the claimant then wins with w).
+            form = arg[1:2]
+            ident = parse_id(arg[2:]) if form == ":" else None
+            if not COLUMN_RE.fullmatch(arg[:1]) or not (
+                    ident is not None or form == "!" and COLUMN_RE.fullmatch(arg[2:])):
+                raise Invalid(where, f"bad reply {short(arg)} (expected COLUMN:ID or "
+                                     "COLUMN!COLUMN)")
             column = int(arg[0], 16)
             if column in seen:
                 raise Invalid(where, f"every: column {HEX[column]} listed twice")
+            seen.add(column)
+            if form == "!":
+                reason = win_reply_fault(x, o, claim_win, column, int(arg[2], 16))
+                if reason:
+                    raise Invalid(where, f"reply {arg}: {reason}")
+                win_replies += 1
+                continue
             if height(x, o, column) == 4:
                 raise Invalid(where, f"every: column {HEX[column]} is full")
-            seen.add(column)
             reference(column, ident, moves + HEX[column])
         missing = [HEX[c] for c in range(16) if height(x, o, c) < 4 and c not in seen]
         if missing:
@@ -275,8 +308,31 @@ def check_node(where, fields, x, o, claim_win, claimant_even, nodes, moves):
         check_pairs(where, args, x, o, claim_win, stones)
     elif kind == "zugzwang":
         check_zugzwang(where, args, x, o, claim_win, stones)
+    elif kind == "part":
+        # Proven by another certificate of the set: the caller records the obligation.
+        if args:
+            raise Invalid(where, "'part' takes no arguments")
+        if not moves:              # only the root, id 0, has no moves from the root
+            raise Invalid(where, "part at the root: a certificate cannot be its own part")
     else:
         raise Invalid(where, f"unknown kind {short(kind)}")
+    return win_replies
+
+
+def win_reply_fault(x, o, claim_win, column, win):
+    """Why the reply `column!win` of an `every` node at (x, o) fails, or None if it holds: the
+    opponent plays `column`, the game goes on, and the claimant completes four with `win`."""
+    if height(x, o, column) == 4:
+        return f"column {HEX[column]} is full"
+    x, o = play(x, o, column)
+    if has_four(x) or has_four(o) or x | o == FULL:
+        return f"the game is over after {HEX[column]}"
+    if height(x, o, win) == 4:
+        return f"column {HEX[win]} is full"
+    x, o = play(x, o, win)
+    if not has_four(x if claim_win else o):
+        return f"the move {HEX[win]} does not complete four"
+    return None
 
 
 def check_pairs(where, args, x, o, claim_win, stones):
@@ -350,6 +406,10 @@ def read_pairs(where, args, pair_cells):
 
 # ---------------------------------------------------------------- main
 
+def verdict(claim_win):
+    return "X wins" if claim_win else "X does not win"
+
+
 def main(argv):
     files = argv[1:]
     if files and files[0] in ("-h", "--help"):
@@ -361,12 +421,19 @@ def main(argv):
         print("usage: python3 tools/verify_certificate.py FILE...", file=sys.stderr)
         return 2
     status = 0
+    roots = set()      # (claim is win, root X board, root O board) of every file valid alone
+    waiting = []       # (name, claim is win, summary, obligations) of files valid alone with
+    #                    parts; the summary is `N nodes` and, if any, `, W win replies`
     for name in files:
         try:
             with open(name, "rb") as f:
-                claim_win, count = check(f)
-            verdict = "X wins" if claim_win else "X does not win"
-            print(f"{name}: valid: {verdict}, {count} nodes", flush=True)
+                claim_win, count, win_replies, root, parts = check(f)
+            roots.add((claim_win, root[0], root[1]))
+            summary = f"{count} nodes" + (f", {win_replies} win replies" if win_replies else "")
+            if parts:
+                waiting.append((name, claim_win, summary, parts))
+            else:
+                print(f"{name}: valid: {verdict(claim_win)}, {summary}", flush=True)
         except OSError as e:
             print(f"{name}: cannot read: {e.strerror or e}", file=sys.stderr, flush=True)
             status = 2
@@ -380,6 +447,20 @@ def main(argv):
             print(f"{name}: invalid: internal error: {type(e).__name__}: {e}", file=sys.stderr,
                   flush=True)
             status = max(status, 1)
+    # The join: every `part` leaf must be the root position, with the same claim, of a file of
+    # the set valid alone.
+    for name, claim_win, summary, parts in waiting:
+        unmet = next((p for p in parts if (claim_win, p[0], p[1]) not in roots), None)
+        if unmet is None:
+            print(f"{name}: valid: {verdict(claim_win)}, {summary}, {len(parts)} parts met",
+                  flush=True)
+            continue
+        x, o, ident, moves = unmet
+        claim = "win" if claim_win else "hold"
+        print(f"{name}: invalid: node {ident} (moves {moves or '-'}): part: no certificate of the "
+              f"set proves this position ({x:016x} {o:016x}) with the claim {claim}",
+              file=sys.stderr, flush=True)
+        status = max(status, 1)
     return status
 
 

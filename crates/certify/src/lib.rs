@@ -9,10 +9,15 @@
 //! follow-up-and-pairs strategy, given as the pairs, found here by a search of its own
 //! ([`pairs`]) rather than read from the rules' code.
 //!
+//! A long proof's certificate comes in parts ([`certify_top`]): its top, written from the
+//! store of a `score4 prove` run down to the run's jobs, and one certificate per job.
+//!
 //! It depends on the board, the game vocabulary and the solver; never on a front-end, and never
 //! on `score4-verify` (which must stay independent of everything here) except in its tests.
 
 pub mod pairs;
+mod top;
 mod write;
 
+pub use top::{certify_top, Top};
 pub use write::{certify, CertifyError, CertifySummary};

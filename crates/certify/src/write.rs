@@ -1,6 +1,7 @@
 //! The extraction: a depth-first walk from the root that writes each node's line before its
 //! children's (the order docs/CERTIFICATE.md asks for), numbering positions as they are first
-//! referenced.
+//! referenced. [`certify`] chooses the claimant's moves with the solver; [`crate::certify_top`]
+//! with a store, down to the positions the store settles without their children.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -25,6 +26,11 @@ pub struct CertifySummary {
     pub pairs_leaves: u64,
     /// X's zugzwang on an odd threat.
     pub zugzwang_leaves: u64,
+    /// Positions proven by other certificates (a top's jobs).
+    pub part_leaves: u64,
+    /// Replies `c!w` of `every` nodes: an opponent's move the claimant answers with four,
+    /// written in place of a `win` leaf.
+    pub win_replies: u64,
     /// References to a node already in the certificate (transpositions shared).
     pub shared: u64,
     /// Nodes the solver searched to choose the claimant's moves.
@@ -52,6 +58,13 @@ pub enum CertifyError {
         /// O's stones.
         o: u64,
     },
+    /// The store does not settle the root position.
+    #[error("the store does not settle the position")]
+    NotSettled,
+    /// The store settles the root position in one job, with too few of its children for a
+    /// top: the position is certified whole.
+    #[error("the store settles the position in one job, not split into parts")]
+    Unsplit,
     /// Writing failed.
     #[error("cannot write the certificate: {0}")]
     Io(#[from] std::io::Error),
@@ -61,10 +74,218 @@ pub enum CertifyError {
 struct Pending {
     id: u32,
     position: Position,
+    /// The moves from the empty board to it, along the first reference to it.
+    moves: String,
+}
+
+/// The state of a walk: the output, the ids given, the positions waiting for their lines.
+pub(crate) struct Walk<'w, W: Write> {
+    out: &'w mut W,
+    ids: HashMap<(u64, u64), u32>,
+    stack: Vec<Pending>,
+    max_nodes: u64,
+    pub(crate) summary: CertifySummary,
+    /// The `part` leaves written: the moves from the empty board to each.
+    pub(crate) parts: Vec<String>,
+}
+
+/// What the walk does at a node that is neither finished nor won in one move.
+pub(crate) enum Step {
+    /// The claimant plays this cell.
+    Choose(Cell),
+    /// Every legal move of the opponent.
+    Every,
+    /// Another certificate proves the node.
+    Part,
+}
+
+impl<'w, W: Write> Walk<'w, W> {
+    /// Writes the header of the certificate of `game` and starts the walk at its root.
+    pub(crate) fn start(
+        game: &GameRecord,
+        first_player_wins: bool,
+        max_nodes: u64,
+        out: &'w mut W,
+    ) -> Result<Self, CertifyError> {
+        let root = *game.position();
+        if root.has_four(Colour::White) || root.has_four(Colour::Black) {
+            return Err(CertifyError::Finished);
+        }
+        let moves = if game.moves().is_empty() {
+            "-".to_owned()
+        } else {
+            game.to_string()
+        };
+        let claim = if first_player_wins { "win" } else { "hold" };
+        write!(
+            out,
+            "score4-certificate 1\ngame 3d\nroot {moves}\nclaim {claim}\n"
+        )?;
+        Ok(Walk {
+            out,
+            ids: HashMap::from([(masks(&root), 0)]),
+            stack: vec![Pending {
+                id: 0,
+                position: root,
+                moves: game.to_string(),
+            }],
+            parts: Vec::new(),
+            max_nodes,
+            summary: CertifySummary {
+                first_player_wins,
+                ..CertifySummary::default()
+            },
+        })
+    }
+
+    /// Writes every node, asking `step` what to do at each node that is not a leaf by itself
+    /// (finished, won in one move, or settled by the opponent-side strategy), then the end line.
+    /// `step` gets the node's position and whether it is the root.
+    pub(crate) fn run(
+        mut self,
+        mut step: impl FnMut(&Position, bool, &dyn Fn(&Position) -> bool) -> Result<Step, CertifyError>,
+    ) -> Result<(CertifySummary, Vec<String>), CertifyError> {
+        let first_player_wins = self.summary.first_player_wins;
+        let claimant = if first_player_wins {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        while let Some(Pending {
+            id,
+            position,
+            moves,
+        }) = self.stack.pop()
+        {
+            self.summary.nodes += 1;
+            if self.summary.nodes > self.max_nodes {
+                return Err(CertifyError::TooLarge(self.max_nodes));
+            }
+            let (x, o) = masks(&position);
+            write!(self.out, "{id} {x:016x} {o:016x} ")?;
+            if position.has_four(Colour::White)
+                || position.has_four(Colour::Black)
+                || position.is_full()
+            {
+                writeln!(self.out, "over")?;
+                self.summary.over_leaves += 1;
+                continue;
+            }
+            let legal: Vec<(Column, Cell)> = Column::all()
+                .filter_map(|column| position.drop_cell(column).map(|cell| (column, cell)))
+                .collect();
+            if position.mover() == claimant {
+                if let Some(column) = winning_column(&position) {
+                    writeln!(self.out, "win {}", column.to_char())?;
+                    self.summary.win_leaves += 1;
+                    continue;
+                }
+            } else if self.strategy_leaf(&position, first_player_wins)? {
+                continue;
+            }
+            let ids = &self.ids;
+            let known = |child: &Position| ids.contains_key(&masks(child));
+            match step(&position, id == 0, &known)? {
+                Step::Part => {
+                    writeln!(self.out, "part")?;
+                    self.summary.part_leaves += 1;
+                    self.parts.push(moves);
+                }
+                Step::Choose(cell) => {
+                    let column = <Position as Game>::column(cell);
+                    let child = self.refer(position.after(cell), &moves, column);
+                    writeln!(self.out, "choose {} {child}", column.to_char())?;
+                }
+                Step::Every => {
+                    // A child the claimant wins at once is written in place (`c!w`); the others
+                    // are pushed in reverse, so the first column is written first.
+                    let replies: Vec<(Column, Result<u32, Column>)> = legal
+                        .iter()
+                        .rev()
+                        .map(|&(column, cell)| {
+                            let child = position.after(cell);
+                            let reply = match winning_column(&child) {
+                                Some(win) => {
+                                    self.summary.win_replies += 1;
+                                    Err(win)
+                                }
+                                None => Ok(self.refer(child, &moves, column)),
+                            };
+                            (column, reply)
+                        })
+                        .collect();
+                    write!(self.out, "every")?;
+                    for (column, reply) in replies.iter().rev() {
+                        match reply {
+                            Ok(child) => write!(self.out, " {}:{child}", column.to_char())?,
+                            Err(win) => {
+                                write!(self.out, " {}!{}", column.to_char(), win.to_char())?
+                            }
+                        }
+                    }
+                    writeln!(self.out)?;
+                }
+            }
+        }
+        writeln!(self.out, "end {}", self.summary.nodes)?;
+        Ok((self.summary, self.parts))
+    }
+
+    /// Writes a strategy leaf if one settles `position` (the opponent to move): X's zugzwang
+    /// for a win, O's pairs for a hold.
+    fn strategy_leaf(
+        &mut self,
+        position: &Position,
+        first_player_wins: bool,
+    ) -> Result<bool, CertifyError> {
+        let strategy = if first_player_wins {
+            find_zugzwang(position).map(|(threat, pairs)| (format!("zugzwang {threat}"), pairs))
+        } else {
+            find_pairs(position).map(|pairs| ("pairs".to_owned(), pairs))
+        };
+        let Some((head, pairs)) = strategy else {
+            return Ok(false);
+        };
+        write!(self.out, "{head}")?;
+        for (a, b) in pairs {
+            write!(self.out, " {a}-{b}")?;
+        }
+        writeln!(self.out)?;
+        match first_player_wins {
+            true => self.summary.zugzwang_leaves += 1,
+            false => self.summary.pairs_leaves += 1,
+        }
+        Ok(true)
+    }
+
+    /// The id of `child` (reached from `moves` by `column`): its id if it is in the certificate
+    /// already, else a new one, with the child pushed to be written.
+    fn refer(&mut self, child: Position, moves: &str, column: Column) -> u32 {
+        let next = self.ids.len() as u32;
+        match self.ids.entry(masks(&child)) {
+            std::collections::hash_map::Entry::Occupied(entry) => {
+                self.summary.shared += 1;
+                *entry.get()
+            }
+            std::collections::hash_map::Entry::Vacant(entry) => {
+                entry.insert(next);
+                self.stack.push(Pending {
+                    id: next,
+                    position: child,
+                    moves: format!("{moves}{}", column.to_char()),
+                });
+                next
+            }
+        }
+    }
 }
 
 /// Writes the certificate of `game`'s position to `out`, searching with `table` (of the binary
 /// format), with at most `max_nodes` node lines.
+///
+/// At a node of the claimant: a move whose child is already in the certificate and keeps the
+/// claim, else the first move, in the search's own ordering (which finds short proofs first),
+/// that the solver proves.
 ///
 /// Contract: `table` is a binary table for 3-D keys.
 pub fn certify(
@@ -79,151 +300,53 @@ pub fn certify(
     }
     let mut solver = Solver::new(table);
     let first_player_wins = solver.first_player_wins(&root);
-    let claimant = if first_player_wins {
-        Colour::White
-    } else {
-        Colour::Black
-    };
-    let moves = if game.moves().is_empty() {
-        "-".to_owned()
-    } else {
-        game.to_string()
-    };
-    writeln!(out, "score4-certificate 1")?;
-    writeln!(out, "game 3d")?;
-    writeln!(out, "root {moves}")?;
-    writeln!(
-        out,
-        "claim {}",
-        if first_player_wins { "win" } else { "hold" }
-    )?;
-    let mut summary = CertifySummary {
-        first_player_wins,
-        ..CertifySummary::default()
-    };
-    let mut ids: HashMap<(u64, u64), u32> = HashMap::from([(masks(&root), 0)]);
-    let mut stack = vec![Pending {
-        id: 0,
-        position: root,
-    }];
-    while let Some(Pending { id, position }) = stack.pop() {
-        summary.nodes += 1;
-        if summary.nodes > max_nodes {
-            return Err(CertifyError::TooLarge(max_nodes));
-        }
-        let (x, o) = masks(&position);
-        write!(out, "{id} {x:016x} {o:016x} ")?;
-        if position.has_four(Colour::White)
-            || position.has_four(Colour::Black)
-            || position.is_full()
+    let walk = Walk::start(game, first_player_wins, max_nodes, out)?;
+    let mut search_nodes = 0;
+    let (mut summary, _) = walk.run(|position, _, known| {
+        if position.mover() == Colour::White && !first_player_wins
+            || position.mover() == Colour::Black && first_player_wins
         {
-            writeln!(out, "over")?;
-            summary.over_leaves += 1;
-            continue;
+            return Ok(Step::Every);
         }
-        let legal: Vec<(Column, Cell)> = Column::all()
-            .filter_map(|column| position.drop_cell(column).map(|cell| (column, cell)))
-            .collect();
-        if position.mover() == claimant {
-            if let Some(&(column, _)) = legal.iter().find(|(_, cell)| position.wins_with(*cell)) {
-                writeln!(out, "win {}", column.to_char())?;
-                summary.win_leaves += 1;
-                continue;
-            }
-            let keeps_claim = |solver: &mut Solver<'_>, child: &Position| {
-                solver.first_player_wins(child) == first_player_wins
-            };
-            // A child already in the certificate costs nothing more; else the first move, in the
-            // search's own ordering (which finds short proofs first), that the solver proves.
-            let before = solver.stats().nodes;
-            let known = legal.iter().find(|(_, cell)| {
-                ids.contains_key(&masks(&position.after(*cell)))
-                    && keeps_claim(&mut solver, &position.after(*cell))
-            });
-            let ordered = position.order(position.playable());
-            let chosen = known.copied().or_else(|| {
-                ordered
+        let before = solver.stats().nodes;
+        let mut keeps_claim =
+            |child: &Position| solver.first_player_wins(child) == first_player_wins;
+        let playable = || Column::all().filter_map(|column| position.drop_cell(column));
+        let chosen = playable()
+            .find(|&cell| known(&position.after(cell)) && keeps_claim(&position.after(cell)))
+            .or_else(|| {
+                position
+                    .order(position.playable())
                     .as_slice()
                     .iter()
                     .map(|&index| Cell::from_index(index))
-                    .find(|&cell| keeps_claim(&mut solver, &position.after(cell)))
-                    .map(|cell| (<Position as Game>::column(cell), cell))
+                    .find(|&cell| keeps_claim(&position.after(cell)))
             });
-            summary.search_nodes += solver.stats().nodes - before;
-            let Some((column, cell)) = chosen else {
-                return Err(CertifyError::NoMove { x, o });
-            };
-            let child = refer(position.after(cell), &mut ids, &mut stack, &mut summary);
-            writeln!(out, "choose {} {child}", column.to_char())?;
-        } else {
-            // A strategy leaf: X's zugzwang for a win, O's pairs for a hold.
-            let strategy = if first_player_wins {
-                find_zugzwang(&position)
-                    .map(|(threat, pairs)| (format!("zugzwang {threat}"), pairs))
-            } else {
-                find_pairs(&position).map(|pairs| ("pairs".to_owned(), pairs))
-            };
-            if let Some((head, pairs)) = strategy {
-                write!(out, "{head}")?;
-                for (a, b) in pairs {
-                    write!(out, " {a}-{b}")?;
-                }
-                writeln!(out)?;
-                match first_player_wins {
-                    true => summary.zugzwang_leaves += 1,
-                    false => summary.pairs_leaves += 1,
-                }
-                continue;
-            }
-            write!(out, "every")?;
-            // Children are pushed in reverse, so the first column is written first.
-            let children: Vec<(Column, u32)> = legal
-                .iter()
-                .rev()
-                .map(|&(column, cell)| {
-                    (
-                        column,
-                        refer(position.after(cell), &mut ids, &mut stack, &mut summary),
-                    )
-                })
-                .collect();
-            for (column, child) in children.iter().rev() {
-                write!(out, " {}:{child}", column.to_char())?;
-            }
-            writeln!(out)?;
-        }
-    }
-    writeln!(out, "end {}", summary.nodes)?;
+        search_nodes += solver.stats().nodes - before;
+        let (x, o) = masks(position);
+        chosen
+            .map(Step::Choose)
+            .ok_or(CertifyError::NoMove { x, o })
+    })?;
+    summary.search_nodes = search_nodes;
     Ok(summary)
 }
 
-/// The id of `child`: its id if it is in the certificate already, else a new one, with the
-/// child pushed to be written.
-fn refer(
-    child: Position,
-    ids: &mut HashMap<(u64, u64), u32>,
-    stack: &mut Vec<Pending>,
-    summary: &mut CertifySummary,
-) -> u32 {
-    let next = ids.len() as u32;
-    match ids.entry(masks(&child)) {
-        std::collections::hash_map::Entry::Occupied(entry) => {
-            summary.shared += 1;
-            *entry.get()
-        }
-        std::collections::hash_map::Entry::Vacant(entry) => {
-            entry.insert(next);
-            stack.push(Pending {
-                id: next,
-                position: child,
-            });
-            next
-        }
+/// The first column (in column order) in which the mover completes four, if the game goes on
+/// in `position` and there is one.
+fn winning_column(position: &Position) -> Option<Column> {
+    if position.has_four(Colour::White) || position.has_four(Colour::Black) || position.is_full() {
+        return None;
     }
+    Column::all().find(|&column| {
+        position
+            .drop_cell(column)
+            .is_some_and(|cell| position.wins_with(cell))
+    })
 }
 
 /// X's and O's stones.
-fn masks(position: &Position) -> (u64, u64) {
+pub(crate) fn masks(position: &Position) -> (u64, u64) {
     (
         position.stones(Colour::White).0,
         position.stones(Colour::Black).0,

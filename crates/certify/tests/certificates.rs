@@ -1,13 +1,19 @@
-//! Certificates against the checkers: certificates of 304 positions of the committed sets (34–48
-//! stones, wins and holds) are accepted by `score4-verify`, and those under 4 MB (the Python
-//! checker reads about 1 MB a second) by `tools/verify_certificate.py`, with the value a fresh
-//! solver finds; each kind of corruption is caught by both, with the node
-//! named; hostile files never crash a checker.
+//! Certificates against the checkers: certificates of 454 positions (304 of the committed sets
+//! of 34–48 stones and 150 generated ones of 41–49, wins and holds) are accepted by
+//! `score4-verify`, and those under 4 MB (the Python checker reads about 1 MB a second) by
+//! `tools/verify_certificate.py`, with the value the plain reference solver finds (positions of
+//! 41 stones or more, 302 of them) and a fresh main solver (all); each kind of corruption is
+//! caught by both, with the node named; hostile files never crash a checker.
+
+#[allow(dead_code)]
+#[path = "../../solver/tests/plain/mod.rs"]
+mod plain;
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use score4_bench::PositionGenerator;
 use score4_board::GameRecord;
 use score4_certify::certify;
 use score4_solver::{Replacement, Solver, TranspositionTable};
@@ -49,37 +55,81 @@ fn python_check(files: &[PathBuf]) -> (i32, String) {
     )
 }
 
+/// The plain reference solver's value: whether the first player wins `game`.
+fn plain_value(game: &GameRecord) -> bool {
+    let columns: Vec<u8> = game.moves().iter().map(|c| c.number()).collect();
+    plain::PlainSolver::new(&columns).first_player_wins()
+}
+
+/// Positions of at least this many stones are judged by the plain reference solver too (17
+/// million nodes a position at 40 stones, 3 million at 42).
+const PLAIN_MIN_STONES: usize = 41;
+
+/// The test positions: 38 of each committed set of 34–48 stones, and 30 generated positions
+/// of each odd count 41–49 (O to move at the root).
+fn test_positions() -> Vec<GameRecord> {
+    let committed = [34, 36, 38, 40, 42, 44, 46, 48]
+        .into_iter()
+        .flat_map(|stones| committed(stones, 38));
+    let odd = [41, 43, 45, 47, 49]
+        .into_iter()
+        .flat_map(|stones| PositionGenerator::new(stones, 500 + stones as u64).take(30));
+    committed.chain(odd).collect()
+}
+
 #[test]
 fn certificates_of_the_committed_sets_verify_with_both_checkers() {
     let dir = tempfile::tempdir().unwrap();
     let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
-    let judge_table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
-    let (mut files, mut holds, mut pairs, mut zugzwangs) = (Vec::new(), 0, 0, 0);
-    let mut checked = 0;
-    for stones in [34, 36, 38, 40, 42, 44, 46, 48] {
-        for (i, game) in committed(stones, 38).iter().enumerate() {
-            let bytes = certificate(game, &table);
-            let verdict = verify(Cursor::new(&bytes), |_| {}).unwrap_or_else(|fault| {
-                panic!("{game}: {fault}");
-            });
-            judge_table.clear();
-            let wins = Solver::new(&judge_table).first_player_wins(game.position());
-            let expected = if wins { Claim::Win } else { Claim::Hold };
-            assert_eq!(verdict.claim, expected, "{game}");
-            assert_eq!(verdict.root, game.to_string());
-            holds += (!wins) as u32;
-            pairs += verdict.kinds.pairs;
-            zugzwangs += verdict.kinds.zugzwang;
-            checked += 1;
-            if bytes.len() < 4 << 20 {
-                let path = dir.path().join(format!("d{stones}-{i}.cert"));
-                std::fs::write(&path, &bytes).unwrap();
-                files.push(path);
-            }
+    let positions = test_positions();
+    // The plain reference judges every position of 41 stones or more (it takes minutes below);
+    // a fresh main solver, itself checked against it (crates/solver/tests/reference.rs), judges
+    // every position. On two threads, the plain one first.
+    let judged: Vec<bool> = std::thread::scope(|scope| {
+        let plain = scope.spawn(|| {
+            positions
+                .iter()
+                .map(|game| (game.moves().len() >= PLAIN_MIN_STONES).then(|| plain_value(game)))
+                .collect::<Vec<_>>()
+        });
+        let judge_table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
+        let main: Vec<bool> = positions
+            .iter()
+            .map(|game| {
+                judge_table.clear();
+                Solver::new(&judge_table).first_player_wins(game.position())
+            })
+            .collect();
+        let plain = plain.join().unwrap();
+        for ((game, main), plain) in positions.iter().zip(&main).zip(&plain) {
+            assert!(
+                plain.is_none_or(|plain| plain == *main),
+                "{game}: solvers disagree"
+            );
+        }
+        main
+    });
+    let (mut files, mut holds, mut pairs, mut zugzwangs, mut by_plain) = (vec![], 0, 0, 0, 0);
+    for (i, (game, &wins)) in positions.iter().zip(&judged).enumerate() {
+        let bytes = certificate(game, &table);
+        let verdict = verify(Cursor::new(&bytes), |_| {}).unwrap_or_else(|fault| {
+            panic!("{game}: {fault}");
+        });
+        let expected = if wins { Claim::Win } else { Claim::Hold };
+        assert_eq!(verdict.claim, expected, "{game}");
+        assert_eq!(verdict.root, game.to_string());
+        by_plain += (game.moves().len() >= PLAIN_MIN_STONES) as u32;
+        holds += (!wins) as u32;
+        pairs += verdict.kinds.pairs;
+        zugzwangs += verdict.kinds.zugzwang;
+        if bytes.len() < 4 << 20 {
+            let path = dir.path().join(format!("{i}-{game}.cert"));
+            std::fs::write(&path, &bytes).unwrap();
+            files.push(path);
         }
     }
-    assert_eq!(checked, 304);
-    assert!(files.len() >= 250, "{} small certificates", files.len());
+    assert_eq!((positions.len(), by_plain), (454, 302));
+    assert!(files.len() >= 350, "{} small certificates", files.len());
     assert!(holds >= 20, "{holds} holds");
     assert!(pairs > 0, "no pairs leaf");
     assert!(zugzwangs > 0, "no zugzwang leaf");
@@ -156,19 +206,29 @@ fn every_kind_of_corruption_is_caught_by_both_checkers() {
             }),
         ),
         (
-            "change a winning move",
+            "change a winning reply",
             Box::new(move |l: &str| {
-                field(l, "win").then(|| {
-                    let f: Vec<&str> = l.split(' ').collect();
-                    let column = u8::from_str_radix(f[4], 16).unwrap();
-                    format!("{} {} {} win {:X}", f[0], f[1], f[2], (column + 5) % 16)
-                })
+                let f: Vec<&str> = l.split(' ').collect();
+                let at = f.iter().position(|reply| reply.contains('!'))?;
+                let (column, win) = f[at].split_once('!')?;
+                let win = u8::from_str_radix(win, 16).ok()?;
+                let mut f: Vec<String> = f.iter().map(|s| s.to_string()).collect();
+                f[at] = format!("{column}!{:X}", (win + 5) % 16);
+                Some(f.join(" "))
+            }),
+        ),
+        (
+            "a reply listed twice",
+            Box::new(move |l: &str| {
+                let f: Vec<&str> = l.split(' ').collect();
+                let reply = f.iter().find(|reply| reply.contains('!'))?;
+                Some(format!("{l} {reply}"))
             }),
         ),
         (
             "a leaf's claim swapped",
             Box::new(move |l: &str| {
-                field(l, "win").then(|| {
+                (field(l, "pairs") || field(l, "zugzwang")).then(|| {
                     let f: Vec<&str> = l.split(' ').collect();
                     format!("{} {} {} over", f[0], f[1], f[2])
                 })
@@ -226,11 +286,12 @@ fn every_kind_of_corruption_is_caught_by_both_checkers() {
             "a duplicate id",
             Box::new(move |l: &str| {
                 let id = l.split(' ').next()?;
-                (id != "0" && l.split(' ').nth(3) == Some("win")).then(|| format!("{l}\n{l}"))
+                (id != "0").then(|| format!("{l}\n{l}"))
             }),
         ),
     ];
     let mut files = Vec::new();
+    let mut kinds = std::collections::BTreeSet::new();
     for (s, sample) in samples().iter().enumerate() {
         assert!(verify(Cursor::new(sample), |_| {}).is_ok());
         let mut corrupted: Vec<(String, String)> = edits
@@ -267,10 +328,15 @@ fn every_kind_of_corruption_is_caught_by_both_checkers() {
                 .path()
                 .join(format!("{s}-{}.cert", name.replace(' ', "-")));
             std::fs::write(&path, &text).unwrap();
+            kinds.insert(name.clone());
             files.push((name, path));
         }
     }
-    assert!(files.len() >= 36, "{} corrupted files", files.len());
+    assert_eq!(
+        kinds.len(),
+        edits.len() + 5,
+        "corruptions that found no line: {kinds:?}"
+    );
     for (name, path) in &files {
         let (status, stderr) = python_check(std::slice::from_ref(path));
         assert_eq!(status, 1, "{name}: the Python checker said {stderr:?}");
@@ -293,6 +359,8 @@ fn hostile_files_never_crash_a_checker() {
         .into_bytes(),
         Vec::new(),
         b"score4-certificate 1\r\n".to_vec(),
+        // A certificate that would prove itself: its root as its own part.
+        format!("{header}0 0000000000000000 0000000000000000 part\nend 1\n").into_bytes(),
     ];
     let dir = tempfile::tempdir().unwrap();
     for (i, bytes) in hostile.iter().enumerate() {

@@ -9,13 +9,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
-use score4_board::GameRecord;
-use score4_certify::{certify, CertifySummary};
+use score4_board::{Game, GameRecord, Position};
+use score4_certify::{certify, certify_top, CertifyError, CertifySummary, Top};
 use score4_engine::{format_bytes, Replacement, TranspositionTable};
+use score4_verify::Joined;
 
 use crate::{CertifyArgs, EXIT_BAD_INPUT};
 
-/// Runs `score4 certify`.
+/// Runs `score4 certify`: one certificate, or with `--store` a top and its parts.
 pub fn run_certify(args: CertifyArgs) -> ExitCode {
     let command = "score4 certify";
     let game: GameRecord = match args.moves.parse() {
@@ -32,42 +33,170 @@ pub fn run_certify(args: CertifyArgs) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
-    // Written beside the target and renamed when complete: a failed run leaves no partial file.
-    let partial = partial_path(&args.output);
-    let file = match File::create(&partial) {
-        Ok(file) => file,
-        Err(error) => {
-            eprintln!("{command}: cannot create {}: {error}", partial.display());
-            return ExitCode::FAILURE;
-        }
-    };
+    if let Some(store) = &args.store {
+        return run_certify_parts(&args, store, &game, &table);
+    }
     let started = Instant::now();
-    let mut out = BufWriter::new(file);
-    let written = certify(&game, &table, args.max_nodes, &mut out)
-        .and_then(|summary| Ok(out.flush().map(|_| summary)?));
-    let summary = match written {
-        Ok(summary) => summary,
+    let written = write_atomically(&args.output, |out| {
+        certify(&game, &table, args.max_nodes, out)
+    });
+    match written {
+        Ok((summary, bytes)) => {
+            println!(
+                "{}: {}; certificate {}: {}, {} in {:.2} s",
+                game,
+                claim_text(&summary),
+                args.output.display(),
+                describe(&summary),
+                format_bytes(bytes),
+                started.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
         Err(error) => {
-            let _ = std::fs::remove_file(&partial);
             eprintln!("{command}: {}: {error}", args.moves);
-            return ExitCode::FAILURE;
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Why a certificate file was not written.
+#[derive(Debug, thiserror::Error)]
+enum WriteError {
+    #[error(transparent)]
+    Certify(CertifyError),
+    #[error("{0}")]
+    File(String),
+}
+
+/// Writes a file with `write`, beside `path` first and renamed when complete, so that a
+/// failed or killed run leaves no partial file under the name; returns what `write` returned
+/// and the file's size.
+fn write_atomically<T>(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> Result<T, CertifyError>,
+) -> Result<(T, u64), WriteError> {
+    let partial = partial_path(path);
+    let file = File::create(&partial).map_err(|error| {
+        WriteError::File(format!("cannot create {}: {error}", partial.display()))
+    })?;
+    let mut out = BufWriter::new(file);
+    let written = write(&mut out).and_then(|value| Ok(out.flush().map(|_| value)?));
+    let value = written.map_err(|error| {
+        let _ = std::fs::remove_file(&partial);
+        WriteError::Certify(error)
+    })?;
+    std::fs::rename(&partial, path).map_err(|error| {
+        let _ = std::fs::remove_file(&partial);
+        WriteError::File(format!("cannot write {}: {error}", path.display()))
+    })?;
+    Ok((value, std::fs::metadata(path).map_or(0, |m| m.len())))
+}
+
+/// `score4 certify MOVES --store STORE -o DIR`: the top from the store in `DIR/top.cert`, and
+/// each part in `DIR/part-MOVES.cert` (kept if already there, so that a stopped run resumes;
+/// none with `--top-only`).
+fn run_certify_parts(
+    args: &CertifyArgs,
+    store: &Path,
+    game: &GameRecord,
+    table: &TranspositionTable,
+) -> ExitCode {
+    let command = "score4 certify";
+    let book = match crate::book::Book::open(store, <Position as Game>::NAME, Some(None)) {
+        Ok(book) => book.for_search().expect("the book is read for the search"),
+        Err(error) => {
+            eprintln!("{command}: --store: {error}");
+            return crate::prove::store_error_code(&error);
         }
     };
-    if let Err(error) = std::fs::rename(&partial, &args.output) {
-        let _ = std::fs::remove_file(&partial);
-        eprintln!("{command}: cannot write {}: {error}", args.output.display());
+    if let Err(error) = std::fs::create_dir_all(&args.output) {
+        eprintln!("{command}: cannot make {}: {error}", args.output.display());
         return ExitCode::FAILURE;
     }
-    let bytes = std::fs::metadata(&args.output).map_or(0, |m| m.len());
+    let started = Instant::now();
+    let top_path = args.output.join("top.cert");
+    let top = write_atomically(&top_path, |out| {
+        certify_top(game, &book, args.max_nodes, out)
+    })
+    .or_else(|error| match error {
+        // A proof of one job has no top: its certificate is whole, in the top's place.
+        WriteError::Certify(CertifyError::Unsplit) => {
+            write_atomically(&top_path, |out| certify(game, table, args.max_nodes, out)).map(
+                |(summary, bytes)| {
+                    let parts = Vec::new();
+                    (Top { summary, parts }, bytes)
+                },
+            )
+        }
+        _ => Err(error),
+    });
+    let (top, bytes) = match top {
+        Ok(written) => written,
+        Err(error) => {
+            eprintln!("{command}: {game}: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     println!(
-        "{}: {}; certificate {}: {}, {} in {:.2} s",
-        game,
-        claim_text(&summary),
-        args.output.display(),
-        describe(&summary),
-        format_bytes(bytes),
-        started.elapsed().as_secs_f64()
+        "{game}: {}; top {}: {}, {}",
+        claim_text(&top.summary),
+        top_path.display(),
+        describe(&top.summary),
+        format_bytes(bytes)
     );
+    let (mut written, mut kept, mut total) = (0, 0, bytes);
+    for part in &top.parts {
+        let path = args.output.join(format!("part-{part}.cert"));
+        if args.top_only {
+            println!("part {part}: score4 certify {part} -o {}", path.display());
+            continue;
+        }
+        if path.exists() {
+            kept += 1;
+            continue;
+        }
+        let result = write_atomically(&path, |out| {
+            let summary = certify(part, table, args.max_nodes, out)?;
+            Ok(summary)
+        });
+        match result {
+            Ok((summary, _)) if summary.first_player_wins != top.summary.first_player_wins => {
+                let _ = std::fs::remove_file(&path);
+                eprintln!(
+                    "{command}: part {part}: the solver finds {}, the store {}: the store is \
+                     wrong or the solver is",
+                    claim_text(&summary),
+                    claim_text(&top.summary)
+                );
+                return ExitCode::FAILURE;
+            }
+            Ok((summary, bytes)) => {
+                written += 1;
+                total += bytes;
+                println!(
+                    "part {part}: {}, {}",
+                    describe(&summary),
+                    format_bytes(bytes)
+                );
+            }
+            Err(error) => {
+                eprintln!("{command}: part {part}: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if !args.top_only {
+        println!(
+            "{game}: the top and {} parts in {} ({written} written, {kept} kept from before), \
+             {} written in {:.2} s; check them all with score4 verify {}/*.cert",
+            top.parts.len(),
+            args.output.display(),
+            format_bytes(total),
+            started.elapsed().as_secs_f64(),
+            args.output.display()
+        );
+    }
     ExitCode::SUCCESS
 }
 
@@ -81,13 +210,15 @@ fn claim_text(summary: &CertifySummary) -> &'static str {
 
 fn describe(summary: &CertifySummary) -> String {
     format!(
-        "{} nodes ({} win, {} over, {} pairs, {} zugzwang leaves; {} transpositions shared; {} \
-         nodes searched to choose moves)",
+        "{} nodes ({} win, {} over, {} pairs, {} zugzwang, {} part leaves; {} win replies in \
+         place; {} transpositions shared; {} nodes searched to choose moves)",
         summary.nodes,
         summary.win_leaves,
         summary.over_leaves,
         summary.pairs_leaves,
         summary.zugzwang_leaves,
+        summary.part_leaves,
+        summary.win_replies,
         summary.shared,
         summary.search_nodes
     )
@@ -99,63 +230,146 @@ fn partial_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-/// Runs `score4 verify FILE...`: 0 if every certificate checks, 1 if any does not, 2 if a file
-/// cannot be read.
+/// What checking one file alone gave.
+enum Checked {
+    Unreadable(String),
+    Invalid(score4_verify::Fault),
+    Valid(score4_verify::Verdict, f64),
+}
+
+/// Checks one file alone, adding the bytes it reads to `bar`.
+fn check_file(path: &Path, bar: &ProgressBar) -> Checked {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(error) => return Checked::Unreadable(error.to_string()),
+    };
+    let started = Instant::now();
+    let mut counted = 0;
+    let verdict = score4_verify::verify(BufReader::new(file), |read| {
+        bar.inc(read - counted);
+        counted = read;
+    });
+    match verdict {
+        Ok(verdict) => Checked::Valid(verdict, started.elapsed().as_secs_f64()),
+        Err(fault) => Checked::Invalid(fault),
+    }
+}
+
+/// Runs `score4 verify FILE...`: checks every file alone (on every core), then joins the set
+/// (each `part` leaf must be proven by a file of the set, docs/CERTIFICATE.md). Exit status 0
+/// if every certificate checks, 1 if any does not, 2 if a file cannot be read.
 pub fn run_verify(files: Vec<PathBuf>) -> ExitCode {
-    let mut status = ExitCode::SUCCESS;
-    let mut any_invalid = false;
-    for path in files {
-        let file = match File::open(&path) {
-            Ok(file) => file,
-            Err(error) => {
-                eprintln!("score4 verify: cannot read {}: {error}", path.display());
-                status = ExitCode::from(EXIT_BAD_INPUT);
-                continue;
-            }
-        };
-        let size = file.metadata().map_or(0, |m| m.len());
-        let bar = (std::io::stderr().is_terminal() && size > 8 << 20).then(|| {
-            let bar = ProgressBar::new(size);
-            bar.set_style(
-                ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {eta}")
-                    .expect("a valid template"),
-            );
-            bar
-        });
-        let started = Instant::now();
-        let verdict = score4_verify::verify(BufReader::new(file), |read| {
-            if let Some(bar) = &bar {
-                bar.set_position(read);
-            }
-        });
-        if let Some(bar) = bar {
-            bar.finish_and_clear();
+    let total: u64 = files
+        .iter()
+        .map(|path| std::fs::metadata(path).map_or(0, |m| m.len()))
+        .sum();
+    let bar = if std::io::stderr().is_terminal() && total > 8 << 20 {
+        let bar = ProgressBar::new(total);
+        bar.set_style(
+            ProgressStyle::with_template("{bar:40} {bytes}/{total_bytes} {eta}")
+                .expect("a valid template"),
+        );
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let workers = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(files.len());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut results: Vec<Option<Checked>> = (0..files.len()).map(|_| None).collect();
+    let checked = std::sync::Mutex::new(&mut results);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(path) = files.get(index) else {
+                    break;
+                };
+                let result = check_file(path, &bar);
+                checked.lock().expect("no checker panics")[index] = Some(result);
+            });
         }
-        match verdict {
-            Ok(verdict) => println!(
-                "{}: valid: root {}: {}; {} nodes ({} choose, {} every, {} win, {} over, {} \
-                 pairs, {} zugzwang), checked in {:.2} s",
-                path.display(),
-                verdict.root,
-                verdict.claim,
-                verdict.nodes,
-                verdict.kinds.choose,
-                verdict.kinds.every,
-                verdict.kinds.win,
-                verdict.kinds.over,
-                verdict.kinds.pairs,
-                verdict.kinds.zugzwang,
-                started.elapsed().as_secs_f64()
-            ),
-            Err(fault) => {
+    });
+    bar.finish_and_clear();
+    let results: Vec<Checked> = results.into_iter().flatten().collect();
+    let verdicts: Vec<Option<score4_verify::Verdict>> = results
+        .iter()
+        .map(|result| match result {
+            Checked::Valid(verdict, _) => Some(verdict.clone()),
+            _ => None,
+        })
+        .collect();
+    let joined = score4_verify::join(&verdicts);
+    let (mut unreadable, mut invalid) = (false, false);
+    for ((path, result), joined) in files.iter().zip(&results).zip(joined) {
+        match (result, joined) {
+            (Checked::Unreadable(error), _) => {
+                eprintln!("score4 verify: cannot read {}: {error}", path.display());
+                unreadable = true;
+            }
+            (Checked::Invalid(fault), _) => {
                 eprintln!("{}: invalid: {fault}", path.display());
-                any_invalid = true;
+                invalid = true;
+            }
+            (
+                Checked::Valid(verdict, _),
+                Some(Joined {
+                    unmet: Some(part), ..
+                }),
+            ) => {
+                let moves = if part.moves.is_empty() {
+                    "-"
+                } else {
+                    &part.moves
+                };
+                eprintln!(
+                    "{}: invalid: node {} (moves {moves}): part: no certificate of the set proves \
+                     this position ({:016x} {:016x}) with the claim {}",
+                    path.display(),
+                    part.node,
+                    part.x,
+                    part.o,
+                    match verdict.claim {
+                        score4_verify::Claim::Win => "win",
+                        score4_verify::Claim::Hold => "hold",
+                    }
+                );
+                invalid = true;
+            }
+            (Checked::Valid(verdict, seconds), joined) => {
+                let joined = joined.expect("a valid file is joined");
+                let kinds = &verdict.kinds;
+                let parts = match (kinds.part, joined.is_part) {
+                    (0, false) => String::new(),
+                    (0, true) => "; a part of the set".to_owned(),
+                    (n, false) => format!("; its {n} parts are proven by the set"),
+                    (n, true) => format!("; a part of the set, its {n} parts proven by the set"),
+                };
+                println!(
+                    "{}: valid: root {}: {}; {} nodes ({} choose, {} every, {} win, {} over, {} \
+                     pairs, {} zugzwang, {} part; {} win replies){parts}, checked in {seconds:.2} s",
+                    path.display(),
+                    verdict.root,
+                    verdict.claim,
+                    verdict.nodes,
+                    kinds.choose,
+                    kinds.every,
+                    kinds.win,
+                    kinds.over,
+                    kinds.pairs,
+                    kinds.zugzwang,
+                    kinds.part,
+                    kinds.win_replies,
+                );
             }
         }
     }
-    if any_invalid {
+    if unreadable {
+        ExitCode::from(EXIT_BAD_INPUT)
+    } else if invalid {
         ExitCode::FAILURE
     } else {
-        status
+        ExitCode::SUCCESS
     }
 }

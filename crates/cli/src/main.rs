@@ -210,9 +210,19 @@ pub struct SolveArgs {
 pub struct CertifyArgs {
     /// The moves that reach the position, e.g. 0FC3484B7A99.
     moves: String,
-    /// The certificate file to write (written beside it first, then renamed).
+    /// The certificate file to write (written beside it first, then renamed); with --store, the
+    /// directory of the top and its parts.
     #[arg(long, short)]
     output: PathBuf,
+    /// A store of `score4 prove` that proved the position: the certificate comes in parts, its
+    /// top from the store down to the run's jobs (OUTPUT/top.cert) and one certificate per job
+    /// (OUTPUT/part-MOVES.cert, kept if already there, so that a stopped run resumes).
+    /// `score4 verify OUTPUT/*.cert` checks and joins them.
+    #[arg(long)]
+    store: Option<PathBuf>,
+    /// With --store, write only the top, and list the parts' commands (to run anywhere).
+    #[arg(long, requires = "store")]
+    top_only: bool,
     /// Size of the transposition table the search uses to choose moves.
     #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
     memory: u64,

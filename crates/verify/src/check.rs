@@ -52,6 +52,23 @@ pub struct KindCounts {
     pub pairs: u64,
     /// `zugzwang` leaves.
     pub zugzwang: u64,
+    /// `part` leaves.
+    pub part: u64,
+    /// Replies `c!w` of `every` nodes: an opponent's move the claimant answers with four.
+    pub win_replies: u64,
+}
+
+/// A `part` leaf: a position whose claim another certificate of the set must prove.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Obligation {
+    /// The node's id.
+    pub node: u32,
+    /// The moves from the certificate's root to it (by the first reference to it).
+    pub moves: String,
+    /// X's stones.
+    pub x: u64,
+    /// O's stones.
+    pub o: u64,
 }
 
 /// An accepted certificate.
@@ -65,6 +82,11 @@ pub struct Verdict {
     pub nodes: u64,
     /// Node lines by kind.
     pub kinds: KindCounts,
+    /// The root position: X's and O's stones.
+    pub root_position: (u64, u64),
+    /// The `part` leaves, in file order: complete only with certificates that prove them
+    /// ([`join`](crate::join)).
+    pub parts: Vec<Obligation>,
 }
 
 /// Why a certificate is rejected: where, and what does not hold.
@@ -114,6 +136,7 @@ struct Checker {
     undefined: u64,
     nodes: u64,
     kinds: KindCounts,
+    parts: Vec<Obligation>,
     line: u64,
 }
 
@@ -196,6 +219,7 @@ pub fn verify(mut input: impl BufRead, mut on_line: impl FnMut(u64)) -> Result<V
         undefined: 1,
         nodes: 0,
         kinds: KindCounts::default(),
+        parts: Vec::new(),
         line: 4,
     };
     loop {
@@ -240,6 +264,8 @@ pub fn verify(mut input: impl BufRead, mut on_line: impl FnMut(u64)) -> Result<V
                 claim,
                 nodes: checker.nodes,
                 kinds: checker.kinds,
+                root_position: (x, o),
+                parts: checker.parts,
             });
         }
         checker.node(&line)?;
@@ -449,15 +475,34 @@ impl Checker {
                 }
                 let mut seen = [false; 16];
                 for argument in &arguments {
-                    let Some((column, child)) = argument.split_once(':') else {
-                        return Err(at(self, format!("bad move {argument:?}: column:id")));
+                    let reply = argument
+                        .split_once(':')
+                        .map(|(column, child)| (column, Ok(child)))
+                        .or_else(|| {
+                            let (column, win) = argument.split_once('!')?;
+                            Some((column, Err(win)))
+                        });
+                    let Some((column, next)) = reply else {
+                        return Err(at(
+                            self,
+                            format!("bad reply {argument:?}: column:id or column!column"),
+                        ));
                     };
                     let column = parse_column(column)
                         .ok_or_else(|| at(self, format!("bad column {column:?}")))?;
                     if std::mem::replace(&mut seen[column], true) {
                         return Err(at(self, format!("column {column:X} listed twice")));
                     }
-                    self.refer(id, &moves, &board, column, child)?;
+                    match next {
+                        Ok(child) => self.refer(id, &moves, &board, column, child)?,
+                        Err(win) => {
+                            let reason = self.win_reply(&board, column, win).err();
+                            if let Some(reason) = reason {
+                                return Err(at(self, format!("reply {argument}: {reason}")));
+                            }
+                            self.kinds.win_replies += 1;
+                        }
+                    }
                 }
                 if let Some(missing) = (0..16).find(|&c| !seen[c] && board.drop_cell(c).is_some()) {
                     return Err(at(
@@ -514,6 +559,24 @@ impl Checker {
                     _ => self.kinds.zugzwang += 1,
                 }
             }
+            "part" => {
+                if !arguments.is_empty() {
+                    return Err(at(self, "part takes no arguments".to_owned()));
+                }
+                if id == 0 {
+                    return Err(at(
+                        self,
+                        "part at the root: a certificate cannot be its own part".to_owned(),
+                    ));
+                }
+                self.parts.push(Obligation {
+                    node: id,
+                    moves: moves.clone(),
+                    x,
+                    o,
+                });
+                self.kinds.part += 1;
+            }
             other => return Err(at(self, format!("unknown kind {other:?}"))),
         }
         Ok(())
@@ -566,6 +629,29 @@ impl Checker {
                 Ok(())
             }
         }
+    }
+
+    /// Whether the reply `column` then `win` (a column, as text) of docs/CERTIFICATE.md holds
+    /// at `board`: nobody has four after `column` and the board is not full, then the claimant
+    /// completes four with `win`.
+    fn win_reply(&self, board: &Board, column: usize, win: &str) -> Result<(), String> {
+        let win = parse_column(win).ok_or_else(|| format!("bad column {win:?}"))?;
+        let after = board
+            .after(column)
+            .ok_or_else(|| format!("column {column:X} is full"))?;
+        if after.has_four(Stone::X, &self.lines)
+            || after.has_four(Stone::O, &self.lines)
+            || after.is_full()
+        {
+            return Err(format!("the game is over after {column:X}"));
+        }
+        let won = after
+            .after(win)
+            .ok_or_else(|| format!("column {win:X} is full"))?;
+        if !won.has_four(self.claim.claimant(), &self.lines) {
+            return Err(format!("the move {win:X} does not complete four"));
+        }
+        Ok(())
     }
 
     /// The `pairs` strategy of docs/CERTIFICATE.md: O answers on top and by the pairs.

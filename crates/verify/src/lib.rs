@@ -10,8 +10,14 @@
 //! The checker streams: it reads one line at a time and keeps, per node id, the position the
 //! node must have (two 64-bit masks) and whether it is defined, so its memory grows with the
 //! number of ids, not with the file.
+//!
+//! A long proof may come as a set of files: a top whose `part` leaves are proven by other
+//! certificates of the set. Each file is checked alone by [`verify`], so the files can be
+//! checked anywhere, and [`join`] then matches every `part` leaf to a file that proves it.
 
 pub mod board;
 mod check;
+mod join;
 
-pub use check::{verify, Claim, Fault, KindCounts, Verdict, MAX_LINE_BYTES};
+pub use check::{verify, Claim, Fault, KindCounts, Obligation, Verdict, MAX_LINE_BYTES};
+pub use join::{join, Joined};

@@ -1,0 +1,218 @@
+//! `score4 certify` and `score4 verify` as real processes on real files: a certificate and its
+//! faults, and proofs of `score4 prove` certified in parts from their stores, checked and
+//! joined by both checkers (`score4 verify` and tools/verify_certificate.py), with a missing
+//! part caught by both.
+
+mod common;
+use common::{score4, stdout_of_success};
+use std::path::{Path, PathBuf};
+use std::process::Command as Process;
+
+fn repository() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The Python checker on `files`: its exit status, standard output and standard error.
+fn python_check(files: &[PathBuf]) -> (i32, String, String) {
+    let output = Process::new("python3")
+        .arg(repository().join("tools/verify_certificate.py"))
+        .args(files)
+        .output()
+        .expect("python3 runs (CI installs it)");
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// `score4 verify` on `files`: its exit status, standard output and standard error.
+fn rust_check(files: &[PathBuf]) -> (i32, String, String) {
+    let output = score4().arg("verify").args(files).output().unwrap();
+    (
+        output.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// The `.cert` files of `dir`, sorted.
+fn certificates_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "cert"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn a_certificate_verifies_and_its_faults_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a.cert");
+    // 40 stones, from bench/positions/d40.txt.
+    let moves = "64A68B56B1E26FA8812033383DE112D90CEEAAD9";
+    let said = stdout_of_success(
+        score4()
+            .args(["certify", moves, "--memory", "128MiB", "-o"])
+            .arg(&file),
+    );
+    assert!(said.contains("certificate"), "{said}");
+    let (status, stdout, _) = rust_check(std::slice::from_ref(&file));
+    assert_eq!(status, 0);
+    assert!(stdout.contains(&format!("valid: root {moves}")), "{stdout}");
+    // A board digit changed on the second node line: a wrong position, named by its node.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let target = &mut lines[5];
+    let flipped = if target.as_bytes()[target.find(' ').unwrap() + 1] == b'0' {
+        "1"
+    } else {
+        "0"
+    };
+    let at = target.find(' ').unwrap() + 1;
+    target.replace_range(at..at + 1, flipped);
+    let broken = dir.path().join("broken.cert");
+    std::fs::write(&broken, lines.join("\n") + "\n").unwrap();
+    let (status, _, stderr) = rust_check(std::slice::from_ref(&broken));
+    assert_eq!(status, 1);
+    assert!(
+        stderr.contains("node ") && stderr.contains("wrong position"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = python_check(std::slice::from_ref(&broken));
+    assert_eq!(status, 1, "{stderr}");
+    // A file that does not exist cannot be read: 2, from both.
+    let missing = dir.path().join("missing.cert");
+    assert_eq!(rust_check(&[file.clone(), missing.clone()]).0, 2);
+    assert_eq!(python_check(&[file, missing]).0, 2);
+}
+
+/// Proves `moves` on a new store in `dir` with jobs split after 5 ms, and returns the
+/// store and whether the first player wins.
+fn prove_split(dir: &Path, moves: &str) -> (PathBuf, bool) {
+    let store = dir.join(format!("{moves}.sqlite"));
+    let said = stdout_of_success(
+        score4()
+            .args(["prove", moves, "--store"])
+            .arg(&store)
+            .args([
+                "--threads",
+                "1",
+                "--memory",
+                "128MiB",
+                "--checkpoint",
+                "5ms",
+                "--progress",
+                "none",
+            ]),
+    );
+    (store, said.contains("the first player (X) wins"))
+}
+
+#[test]
+fn proofs_certified_in_parts_from_their_stores_verify_joined_with_both_checkers() {
+    let dir = tempfile::tempdir().unwrap();
+    // A hold (30 stones) and two wins (28 and 32), whose proofs split into jobs (how many
+    // depends on the time each job takes); their certificates in parts are of some 16, 8 and 6
+    // MB (the Python checker reads about 1 MB a second).
+    let positions = [
+        "6CAE6791F18B269AD699E11A4D5055",
+        "A7F0082911A278D5491CD54E6552",
+        "8314AF47B999EBD1F8E73B8D3462541B",
+    ];
+    let mut parts_seen = 0;
+    let mut most_parts = (0, positions[0]);
+    for moves in positions {
+        let (store, wins) = prove_split(dir.path(), moves);
+        let out = dir.path().join(moves);
+        let said = stdout_of_success(
+            score4()
+                .args(["certify", moves, "--memory", "128MiB", "--store"])
+                .arg(&store)
+                .arg("-o")
+                .arg(&out),
+        );
+        let claim = if wins { "X wins" } else { "X does not win" };
+        let files = certificates_in(&out);
+        let parts = files.len() - 1;
+        parts_seen += parts;
+        most_parts = most_parts.max((parts, moves));
+        assert!(
+            said.contains(&format!("{parts} part leaves")) || parts == 0,
+            "{said}"
+        );
+        let (status, stdout, stderr) = rust_check(&files);
+        assert_eq!((status, stderr.as_str()), (0, ""));
+        let top = stdout
+            .lines()
+            .find(|line| line.contains("top.cert"))
+            .unwrap();
+        assert!(top.contains(&format!("root {moves}: {claim}")), "{top}");
+        if parts > 0 {
+            assert!(top.contains("parts are proven by the set"), "{top}");
+        }
+        let (status, _, stderr) = python_check(&files);
+        assert_eq!((status, stderr.as_str()), (0, ""));
+        // Certifying again keeps every part already written.
+        let again = stdout_of_success(
+            score4()
+                .args(["certify", moves, "--memory", "128MiB", "--store"])
+                .arg(&store)
+                .arg("-o")
+                .arg(&out),
+        );
+        if parts > 0 {
+            assert!(
+                again.contains(&format!("0 written, {parts} kept")),
+                "{again}"
+            );
+        }
+    }
+    assert!(
+        most_parts.0 >= 2,
+        "{parts_seen} parts: the proofs did not split"
+    );
+    let split = most_parts.1;
+
+    // Without one of its parts, the top is rejected by both, naming a part leaf.
+    let out = dir.path().join(split);
+    let mut files = certificates_in(&out);
+    let dropped = files.remove(files.len() / 2);
+    assert!(dropped.display().to_string().contains("part-"));
+    let (status, _, stderr) = rust_check(&files);
+    assert_eq!(status, 1);
+    assert!(
+        stderr.contains("top.cert: invalid: node ") && stderr.contains("part:"),
+        "{stderr}"
+    );
+    let (status, _, stderr) = python_check(&files);
+    assert_eq!(status, 1);
+    assert!(
+        stderr.contains("top.cert: invalid: node ") && stderr.contains("part:"),
+        "{stderr}"
+    );
+
+    // The top alone, then each part certified by its own command, as on other machines.
+    let store = dir.path().join(format!("{split}.sqlite"));
+    let out = dir.path().join("top-only");
+    let listed = stdout_of_success(
+        score4()
+            .args(["certify", split, "--top-only", "--store"])
+            .arg(&store)
+            .arg("-o")
+            .arg(&out),
+    );
+    assert_eq!(certificates_in(&out).len(), 1);
+    for command in listed
+        .lines()
+        .filter_map(|line| line.split_once(": score4 "))
+    {
+        let arguments: Vec<&str> = command.1.split(' ').collect();
+        stdout_of_success(score4().args(arguments).args(["--memory", "128MiB"]));
+    }
+    let files = certificates_in(&out);
+    assert!(files.len() > 1, "{listed}");
+    assert_eq!(rust_check(&files).0, 0);
+}
