@@ -20,7 +20,8 @@ For each file it prints `FILE: valid: X wins, N nodes` (or `X does not win`) to 
 c, the claimant completes four with w), then `, K parts met` when it has K > 0 `part` leaves,
 all met; or the first failure to stderr: `FILE: invalid: node ID (moves MOVES): REASON`, where
 MOVES are the columns from the root position to the node along the first path that referenced
-it (`-` for the root), or `FILE: invalid: line L: REASON`. A file valid alone with an unmet `part` leaf fails with
+it (`-` for the root), or `FILE: invalid: line L: REASON`. A file valid alone with an unmet
+`part` leaf fails with
 `FILE: invalid: node ID (moves MOVES): part: no certificate of the set proves this position
 (XBOARD OBOARD) with the claim win` (or `hold`), naming its first unmet leaf in file order.
 A file without `part` leaves is reported as soon as it is checked; the others after every
@@ -340,16 +341,11 @@ def check_pairs(where, args, x, o, claim_win, stones):
         raise Invalid(where, "'pairs' in a certificate claiming 'win'")
     if stones % 2:
         raise Invalid(where, "'pairs' but O is to move")
-    occupied = x | o
-    pair_cells = {16 * height(x, o, c) + c for c in range(16) if height(x, o, c) % 2 == 1}
-    partner = read_pairs(where, args, pair_cells)
-    pair_mask = sum(1 << c for c in pair_cells)
-    sure = ~occupied & FULL & ODD_LAYERS & ~pair_mask
-    check_lines_killed(where, "pairs", "O", o | sure, partner)
+    check_strategy(where, "pairs", args, x, o, None)
 
 
 def check_zugzwang(where, args, x, o, claim_win, stones):
-    """X's zugzwang on an odd threat t (docs/CERTIFICATE.md, "The zugzwang strategy")."""
+    """X's zugzwang on an odd threat t (docs/CERTIFICATE.md, "Strategy leaves")."""
     if not claim_win:
         raise Invalid(where, "'zugzwang' in a certificate claiming 'hold'")
     if stones % 2 == 0:
@@ -357,50 +353,112 @@ def check_zugzwang(where, args, x, o, claim_win, stones):
     if not args or not re.fullmatch(r"0|[1-9][0-9]?", args[0]) or int(args[0]) > 63:
         raise Invalid(where, f"zugzwang: bad cell {short(args[0]) if args else '(none)'}")
     t = int(args[0])
-    column = t % 16
-    if t // 16 != 2 or height(x, o, column) != 1:
-        raise Invalid(where, f"zugzwang: cell {t} is not on layer 2 of a column of one stone")
-    if not any(line >> t & 1 and x & line == line & ~(1 << t) for line in LINES):
+    if t // 16 != 2 or height(x, o, t % 16) > 1:
+        raise Invalid(where, f"zugzwang: cell {t} is not on layer 2 of a column of one stone "
+                             "or none")
+    if not is_threat(x, t):
         raise Invalid(where, f"zugzwang: cell {t} is not a threat of X")
-    occupied = x | o
-    pair_cells = {16 * height(x, o, c) + c for c in range(16)
-                  if c != column and height(x, o, c) % 2 == 1}
-    partner = read_pairs(where, args[1:], pair_cells)
-    pair_mask = sum(1 << c for c in pair_cells)
-    column_mask = sum(1 << (16 * z + column) for z in range(4))
-    sure = (~occupied & FULL & ODD_LAYERS & ~pair_mask & ~column_mask) | (1 << t) | (1 << (t + 16))
-    check_lines_killed(where, "zugzwang", "X", x | sure, partner)
+    check_strategy(where, "zugzwang", args[1:], x, o, t)
 
 
-def check_lines_killed(where, kind, defender, killers, partner):
-    """Every line holds a cell of `killers` (the defender's stones and sure cells) or a pair."""
+def is_threat(own, cell):
+    """Some line through `cell` has stones of `own` on its three other cells."""
+    return any(line >> cell & 1 and own & line == line & ~(1 << cell) for line in LINES)
+
+
+def column_mask(column, lowest=0):
+    """The cells of `column` on layers `lowest` to 3."""
+    return sum(1 << (16 * z + column) for z in range(lowest, 4))
+
+
+def check_strategy(where, kind, args, x, o, t):
+    """The pairs and changes of a `pairs` leaf or of a `zugzwang t` leaf (after `t`), then the
+    kill test (docs/CERTIFICATE.md, "Strategy leaves: `pairs` and `zugzwang`")."""
+    defender, own = ("O", o) if kind == "pairs" else ("X", x)
+    heights = [height(x, o, c) for c in range(16)]
+    special = set() if t is None else {t % 16}
+    sure = 0 if t is None else 1 << t | 1 << (t + 16)
+    mirrors = []                   # the mirror pairs
+    first = 0                      # the pairs come first, then the changes
+    while first < len(args) and args[first] not in ("mirror", "tempo"):
+        first += 1
+    changes = args[first:]
+    for k in range(0, len(changes), 3):
+        name, columns = changes[k], changes[k + 1:k + 3]
+        if name not in ("mirror", "tempo"):
+            raise Invalid(where, f"{kind}: pair {short(name)} after a change" if
+                          CELL_RE.fullmatch(name) else f"{kind}: unknown token {short(name)} "
+                          "(expected CELL-CELL, 'mirror A B' or 'tempo T V')")
+        if len(columns) < 2 or not all(COLUMN_RE.fullmatch(c) for c in columns):
+            raise Invalid(where, f"{kind}: expected '{name} COLUMN COLUMN'")
+        a, b = int(columns[0], 16), int(columns[1], 16)
+        change = f"{name} {HEX[a]} {HEX[b]}"
+        if a == b:
+            raise Invalid(where, f"{kind}: {change}: the same column twice")
+        for c in (a, b):
+            if c in special:
+                raise Invalid(where, f"{kind}: {change}: column {HEX[c]} special twice")
+            special.add(c)
+        if name == "mirror":
+            if heights[a] != heights[b] or heights[a] == 4:
+                raise Invalid(where, f"{kind}: {change}: heights {heights[a]} and {heights[b]} "
+                                     "(must be equal, below 4)")
+            mirrors += [(16 * z + a, 16 * z + b) for z in range(heights[a], 4)]
+        else:
+            if heights[a] != 1 or heights[b] != 1:
+                raise Invalid(where, f"{kind}: {change}: heights {heights[a]} and {heights[b]} "
+                                     "(each must hold exactly one stone)")
+            if not is_threat(own, 32 + b):
+                raise Invalid(where, f"{kind}: {change}: cell {32 + b} is not a threat of "
+                                     f"{defender}")
+            sure |= 1 << (32 + a) | 1 << (48 + b)
+    pair_cells = {16 * heights[c] + c for c in range(16) if heights[c] % 2 and c not in special}
+    if t is not None and heights[t % 16] == 0:
+        pair_cells.add(t % 16)     # the bottom cell of an empty column of the zugzwang's threat
+    partner = read_pairs(where, kind, args[:first], pair_cells)
+    excluded = sum(1 << c for c in pair_cells) | sum(column_mask(c) for c in special)
+    sure |= ~(x | o) & FULL & ODD_LAYERS & ~excluded
+    check_lines_killed(where, kind, defender, own, sure, x | o,
+                       list(partner.items()) + mirrors)
+
+
+def check_lines_killed(where, kind, defender, own, sure, occupied, pairs):
+    """Every line is dead: it holds a stone of the defender or a sure cell, both cells of a pair,
+    or (aftereven) a cell above each empty cell of a line L of defender stones and sure cells."""
+    killers = own | sure
+    # For each such L, the cells above each of its empty cells, in the same column.
+    afters = [[column_mask(e % 16, e // 16 + 1) for e in range(64) if (L & ~occupied) >> e & 1]
+              for L in LINES if L & killers == L]
     for line in LINES:
         if line & killers:
             continue
-        if any(line >> a & 1 and line >> b & 1 for a, b in partner.items()):
+        if any(line >> a & 1 and line >> b & 1 for a, b in pairs):
+            continue
+        if any(all(line & above for above in aboves) for aboves in afters):
             continue
         cells = [i for i in range(64) if line >> i & 1]
-        raise Invalid(where,
-                      f"{kind}: line {cells} has no {defender} stone, sure cell or whole pair")
+        raise Invalid(where, f"{kind}: line {cells} has no {defender} stone, sure cell or whole "
+                             "pair, and no aftereven")
 
 
-def read_pairs(where, args, pair_cells):
+def read_pairs(where, kind, args, pair_cells):
     """The pairs `a-b` as a perfect matching of `pair_cells`: each cell's partner."""
     partner = {}
     for arg in args:
         match = CELL_RE.fullmatch(arg)
         if not match or int(match[1]) > 63 or int(match[2]) > 63:
-            raise Invalid(where, f"bad pair {short(arg)} (expected CELL-CELL, cells 0..63)")
+            raise Invalid(where, f"{kind}: bad pair {short(arg)} (expected CELL-CELL, cells 0..63,"
+                                 " or 'mirror A B' or 'tempo T V')")
         a, b = int(match[1]), int(match[2])
         for cell in (a, b):
             if cell not in pair_cells:
-                raise Invalid(where, f"pairs: cell {cell} is not a pair cell")
+                raise Invalid(where, f"{kind}: cell {cell} is not a pair cell")
             if cell in partner or a == b:
-                raise Invalid(where, f"pairs: cell {cell} listed twice")
+                raise Invalid(where, f"{kind}: cell {cell} listed twice")
         partner[a], partner[b] = b, a
     unlisted = sorted(pair_cells - partner.keys())
     if unlisted:
-        raise Invalid(where, f"pairs: pair cell(s) {unlisted} not listed")
+        raise Invalid(where, f"{kind}: pair cell(s) {unlisted} not listed")
     return partner
 
 

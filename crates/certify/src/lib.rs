@@ -5,9 +5,10 @@
 //! for a hold) one move whose child the solver proves keeps the claim, preferring a child
 //! already in the certificate (transpositions are shared by exact position) and a move that
 //! finishes the game; at each node of the opponent every legal move. Leaves are what a checker
-//! verifies by itself: a move that completes four, a finished game, and for holds O's
-//! follow-up-and-pairs strategy, given as the pairs, found here by a search of its own
-//! ([`pairs`]) rather than read from the rules' code.
+//! verifies by itself: a move that completes four, a finished game, and the strategies of the
+//! search's static rules — for holds O's follow-up and pairs, for wins X's zugzwang, each with a
+//! mirror or a spare tempo — given as the pairs and the change, found here by a search of its
+//! own ([`pairs`]) rather than read from the rules' code.
 //!
 //! A long proof's certificate comes in parts ([`certify_top`]): its top, written from the
 //! store of a `score4 prove` run down to the run's jobs, and one certificate per job.

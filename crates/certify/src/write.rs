@@ -9,7 +9,7 @@ use std::io::Write;
 use score4_board::{Cell, Colour, Column, Game, GameRecord, Position};
 use score4_solver::{Solver, TranspositionTable};
 
-use crate::pairs::{find_pairs, find_zugzwang};
+use crate::pairs::{find_pairs, find_zugzwang, Change};
 
 /// What a written certificate holds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -26,6 +26,10 @@ pub struct CertifySummary {
     pub pairs_leaves: u64,
     /// X's zugzwang on an odd threat.
     pub zugzwang_leaves: u64,
+    /// Strategy leaves (`pairs` or `zugzwang`) with two columns mirrored.
+    pub mirror_leaves: u64,
+    /// Strategy leaves with a spare tempo.
+    pub tempo_leaves: u64,
     /// Positions proven by other certificates (a top's jobs).
     pub part_leaves: u64,
     /// Replies `c!w` of `every` nodes: an opponent's move the claimant answers with four,
@@ -239,21 +243,22 @@ impl<'w, W: Write> Walk<'w, W> {
         first_player_wins: bool,
     ) -> Result<bool, CertifyError> {
         let strategy = if first_player_wins {
-            find_zugzwang(position).map(|(threat, pairs)| (format!("zugzwang {threat}"), pairs))
+            find_zugzwang(position)
         } else {
-            find_pairs(position).map(|pairs| ("pairs".to_owned(), pairs))
+            find_pairs(position)
         };
-        let Some((head, pairs)) = strategy else {
+        let Some(strategy) = strategy else {
             return Ok(false);
         };
-        write!(self.out, "{head}")?;
-        for (a, b) in pairs {
-            write!(self.out, " {a}-{b}")?;
-        }
-        writeln!(self.out)?;
+        writeln!(self.out, "{strategy}")?;
         match first_player_wins {
             true => self.summary.zugzwang_leaves += 1,
             false => self.summary.pairs_leaves += 1,
+        }
+        match strategy.change {
+            Some(Change::Mirror(..)) => self.summary.mirror_leaves += 1,
+            Some(Change::Tempo(..)) => self.summary.tempo_leaves += 1,
+            None => {}
         }
         Ok(true)
     }

@@ -137,15 +137,21 @@ fn certificates_of_the_committed_sets_verify_with_both_checkers() {
     assert_eq!((status, stderr.as_str()), (0, ""));
 }
 
-/// Certificates of a win, of a hold with pairs leaves and of a win with zugzwang leaves, as
-/// text.
+/// Certificates of a win, of a hold with pairs leaves, of a win with zugzwang leaves, and with
+/// a mirror and with a spare tempo in a strategy leaf, as text.
 fn samples() -> Vec<String> {
     let table = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
-    let (mut win, mut hold, mut zugzwang) = (None, None, None);
+    let (mut win, mut hold, mut zugzwang, mut mirror, mut tempo) = (None, None, None, None, None);
     for game in committed(34, 40).iter().chain(&committed(32, 40)) {
         let text = String::from_utf8(certificate(game, &table)).unwrap();
         if text.len() > 4 << 20 {
             continue;
+        }
+        if text.contains(" mirror ") {
+            mirror.get_or_insert(text.clone());
+        }
+        if text.contains(" tempo ") {
+            tempo.get_or_insert(text.clone());
         }
         if text.contains("\nclaim win") && text.contains(" zugzwang ") {
             zugzwang.get_or_insert(text);
@@ -159,6 +165,8 @@ fn samples() -> Vec<String> {
         win.expect("a win"),
         hold.expect("a hold with pairs"),
         zugzwang.expect("a win with a zugzwang"),
+        mirror.expect("a strategy with a mirror"),
+        tempo.expect("a strategy with a spare tempo"),
     ]
 }
 
@@ -240,18 +248,42 @@ fn every_kind_of_corruption_is_caught_by_both_checkers() {
                 (field(l, "pairs") || field(l, "zugzwang"))
                     .then_some(())
                     .and_then(|_| {
-                        let (head, last) = l.rsplit_once(' ')?;
-                        let (a, _) = last.split_once('-')?;
-                        Some(format!("{head} {a}-{a}"))
+                        let mut f: Vec<String> = l.split(' ').map(str::to_owned).collect();
+                        let at = f.iter().rposition(|word| word.contains('-'))?;
+                        let (a, _) = f[at].split_once('-')?;
+                        f[at] = format!("{a}-{a}");
+                        Some(f.join(" "))
                     })
             }),
         ),
         (
             "drop a strategy pair",
             Box::new(move |l: &str| {
-                ((field(l, "pairs") && l.split(' ').count() > 4)
-                    || (field(l, "zugzwang") && l.split(' ').count() > 5))
-                    .then(|| l.rsplit_once(' ').unwrap().0.to_owned())
+                (field(l, "pairs") || field(l, "zugzwang"))
+                    .then_some(())
+                    .and_then(|_| {
+                        let mut f: Vec<&str> = l.split(' ').collect();
+                        let at = f.iter().rposition(|word| word.contains('-'))?;
+                        f.remove(at);
+                        Some(f.join(" "))
+                    })
+            }),
+        ),
+        (
+            "drop a strategy's change",
+            Box::new(move |l: &str| {
+                let f: Vec<&str> = l.split(' ').collect();
+                let at = f.iter().position(|w| *w == "mirror" || *w == "tempo")?;
+                Some([&f[..at], &f[at + 3..]].concat().join(" "))
+            }),
+        ),
+        (
+            "a change naming one column twice",
+            Box::new(move |l: &str| {
+                let mut f: Vec<&str> = l.split(' ').collect();
+                let at = f.iter().position(|w| *w == "mirror" || *w == "tempo")?;
+                f[at + 2] = f[at + 1];
+                Some(f.join(" "))
             }),
         ),
         (
@@ -294,6 +326,10 @@ fn every_kind_of_corruption_is_caught_by_both_checkers() {
     let mut kinds = std::collections::BTreeSet::new();
     for (s, sample) in samples().iter().enumerate() {
         assert!(verify(Cursor::new(sample), |_| {}).is_ok());
+        let path = dir.path().join(format!("{s}.cert"));
+        std::fs::write(&path, sample).unwrap();
+        let (status, stderr) = python_check(&[path]);
+        assert_eq!(status, 0, "sample {s}: the Python checker said {stderr:?}");
         let mut corrupted: Vec<(String, String)> = edits
             .iter()
             .filter_map(|(name, edit)| Some((name.to_string(), mutate(sample, edit)?)))

@@ -210,14 +210,17 @@ fn claim_text(summary: &CertifySummary) -> &'static str {
 
 fn describe(summary: &CertifySummary) -> String {
     format!(
-        "{} nodes ({} win, {} over, {} pairs, {} zugzwang, {} part leaves; {} win replies in \
-         place; {} transpositions shared; {} nodes searched to choose moves)",
+        "{} nodes ({} win, {} over, {} pairs, {} zugzwang, {} part leaves; {} strategies with a \
+         mirror, {} with a spare tempo; {} win replies in place; {} transpositions shared; {} \
+         nodes searched to choose moves)",
         summary.nodes,
         summary.win_leaves,
         summary.over_leaves,
         summary.pairs_leaves,
         summary.zugzwang_leaves,
         summary.part_leaves,
+        summary.mirror_leaves,
+        summary.tempo_leaves,
         summary.win_replies,
         summary.shared,
         summary.search_nodes

@@ -5,6 +5,7 @@ use std::fmt;
 use std::io::{BufRead, Read};
 
 use crate::board::{lines, Board, Stone};
+use crate::strategy::{self, Leaf};
 
 /// The longest line a certificate may have.
 pub const MAX_LINE_BYTES: usize = 64 << 10;
@@ -282,7 +283,7 @@ fn fault(line: u64, reason: String) -> Fault {
 }
 
 /// A decimal number without sign or leading zeros.
-fn parse_decimal(text: &str) -> Option<u64> {
+pub(crate) fn parse_decimal(text: &str) -> Option<u64> {
     let well_formed = !text.is_empty()
         && text.len() <= 20
         && text.bytes().all(|b| b.is_ascii_digit())
@@ -290,40 +291,11 @@ fn parse_decimal(text: &str) -> Option<u64> {
     well_formed.then(|| text.parse().ok()).flatten()
 }
 
-/// The pairs `arguments` (`a-b` each) as a perfect matching of `pair_cells`: each cell's
-/// partner.
-fn pairing(pair_cells: &[usize], arguments: &[&str]) -> Result<HashMap<usize, usize>, String> {
-    let mut partner: HashMap<usize, usize> = HashMap::new();
-    for argument in arguments {
-        let pair = argument.split_once('-').and_then(|(a, b)| {
-            let (a, b) = (parse_decimal(a)?, parse_decimal(b)?);
-            (a < 64 && b < 64).then_some((a as usize, b as usize))
-        });
-        let Some((a, b)) = pair else {
-            return Err(format!("bad pair {argument:?}: two cells 0..63 as a-b"));
-        };
-        for cell in [a, b] {
-            if !pair_cells.contains(&cell) {
-                return Err(format!("cell {cell} is not a pair cell"));
-            }
-        }
-        if a == b || partner.contains_key(&a) || partner.contains_key(&b) {
-            return Err(format!("pair {a}-{b}: a cell paired twice"));
-        }
-        partner.insert(a, b);
-        partner.insert(b, a);
-    }
-    if let Some(unpaired) = pair_cells.iter().find(|c| !partner.contains_key(c)) {
-        return Err(format!("the pair cell {unpaired} is not paired"));
-    }
-    Ok(partner)
-}
-
 fn parse_id(text: &str) -> Option<u32> {
     parse_decimal(text).and_then(|id| u32::try_from(id).ok())
 }
 
-fn parse_column(text: &str) -> Option<usize> {
+pub(crate) fn parse_column(text: &str) -> Option<usize> {
     let mut chars = text.chars();
     let digit = chars.next()?.to_digit(16)?;
     chars.next().is_none().then_some(digit as usize)
@@ -549,11 +521,12 @@ impl Checker {
                         ),
                     ));
                 }
-                let checked = match kind {
-                    "pairs" => self.check_pairs(&board, &arguments),
-                    _ => self.check_zugzwang(&board, &arguments),
+                let leaf = match kind {
+                    "pairs" => Leaf::Pairs,
+                    _ => Leaf::Zugzwang,
                 };
-                checked.map_err(|reason| at(self, reason))?;
+                strategy::check(leaf, &board, &arguments, &self.lines)
+                    .map_err(|reason| at(self, reason))?;
                 match kind {
                     "pairs" => self.kinds.pairs += 1,
                     _ => self.kinds.zugzwang += 1,
@@ -650,86 +623,6 @@ impl Checker {
             .ok_or_else(|| format!("column {win:X} is full"))?;
         if !won.has_four(self.claim.claimant(), &self.lines) {
             return Err(format!("the move {win:X} does not complete four"));
-        }
-        Ok(())
-    }
-
-    /// The `pairs` strategy of docs/CERTIFICATE.md: O answers on top and by the pairs.
-    fn check_pairs(&self, board: &Board, arguments: &[&str]) -> Result<(), String> {
-        let pair_cells: Vec<usize> = (0..16)
-            .filter(|&c| board.height(c) % 2 == 1)
-            .filter_map(|c| board.drop_cell(c))
-            .collect();
-        let partner = pairing(&pair_cells, arguments)?;
-        let sure = |cell: usize| {
-            board.at(cell).is_none() && (cell / 16) % 2 == 1 && !partner.contains_key(&cell)
-        };
-        self.every_line_killed(Stone::X, &partner, |cell| {
-            board.at(cell) == Some(Stone::O) || sure(cell)
-        })
-    }
-
-    /// The `zugzwang` strategy of docs/CERTIFICATE.md: X's threat `t` on layer 2 above the
-    /// empty layer-1 cell of a column of one stone; X answers on top and by the pairs elsewhere.
-    fn check_zugzwang(&self, board: &Board, arguments: &[&str]) -> Result<(), String> {
-        let Some((threat, pairs)) = arguments.split_first() else {
-            return Err("zugzwang takes a cell and pairs".to_owned());
-        };
-        let t = parse_decimal(threat)
-            .filter(|&t| t < 64)
-            .ok_or_else(|| format!("bad cell {threat:?}"))? as usize;
-        let column = t % 16;
-        if t / 16 != 2 || board.height(column) != 1 {
-            return Err(format!(
-                "cell {t} is not on layer 2 of a column holding one stone"
-            ));
-        }
-        let completes = self.lines.iter().any(|line| {
-            line.contains(&t)
-                && line
-                    .iter()
-                    .all(|&c| c == t || board.at(c) == Some(Stone::X))
-        });
-        if !completes {
-            return Err(format!("cell {t} is not a threat of X"));
-        }
-        let pair_cells: Vec<usize> = (0..16)
-            .filter(|&c| c != column && board.height(c) % 2 == 1)
-            .filter_map(|c| board.drop_cell(c))
-            .collect();
-        let partner = pairing(&pair_cells, pairs)?;
-        let sure = |cell: usize| {
-            let outside = cell % 16 != column;
-            (outside
-                && board.at(cell).is_none()
-                && (cell / 16) % 2 == 1
-                && !partner.contains_key(&cell))
-                || cell == t
-                || cell == t + 16
-        };
-        self.every_line_killed(Stone::O, &partner, |cell| {
-            board.at(cell) == Some(Stone::X) || sure(cell)
-        })
-    }
-
-    /// Whether every line holds a cell for which `killed` says so, or both cells of a pair;
-    /// else which line of `attacker` survives.
-    fn every_line_killed(
-        &self,
-        attacker: Stone,
-        partner: &HashMap<usize, usize>,
-        killed: impl Fn(usize) -> bool,
-    ) -> Result<(), String> {
-        for line in &self.lines {
-            let dead = line.iter().any(|&c| killed(c))
-                || line
-                    .iter()
-                    .any(|c| partner.get(c).is_some_and(|p| line.contains(p)));
-            if !dead {
-                return Err(format!(
-                    "the strategy leaves {attacker:?} the line {line:?}"
-                ));
-            }
         }
         Ok(())
     }

@@ -4,7 +4,8 @@
 //! It must never depend on any other score4 crate — not the board, the solver or the rules —
 //! nor on anything outside the standard library: its board is a plain array of 64 cells
 //! ([`board`]), its 76 lines are found by walking the 13 directions from every cell, and each
-//! leaf kind and the `pairs` strategy are checked here from their definitions. A bug in the
+//! leaf kind and the strategies of the `pairs` and `zugzwang` leaves (the kill test of the module `strategy`) are
+//! checked here from their definitions. A bug in the
 //! search's bitboards or rules therefore cannot hide in a certificate this crate accepts.
 //!
 //! The checker streams: it reads one line at a time and keeps, per node id, the position the
@@ -18,6 +19,7 @@
 pub mod board;
 mod check;
 mod join;
+mod strategy;
 
 pub use check::{verify, Claim, Fault, KindCounts, Obligation, Verdict, MAX_LINE_BYTES};
 pub use join::{join, Joined};
