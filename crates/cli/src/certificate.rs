@@ -6,6 +6,7 @@ use std::fs::File;
 use std::io::{BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -145,59 +146,107 @@ fn run_certify_parts(
         describe(&top.summary),
         format_bytes(bytes)
     );
-    let (mut written, mut kept, mut total) = (0, 0, bytes);
-    for part in &top.parts {
-        let path = args.output.join(format!("part-{part}.cert"));
-        if args.top_only {
+    if args.top_only {
+        for part in &top.parts {
+            let path = args.output.join(format!("part-{part}.cert"));
             println!("part {part}: score4 certify {part} -o {}", path.display());
-            continue;
         }
-        if path.exists() {
-            kept += 1;
-            continue;
-        }
-        let result = write_atomically(&path, |out| {
-            let summary = certify(part, table, args.max_nodes, out)?;
-            Ok(summary)
-        });
-        match result {
-            Ok((summary, _)) if summary.first_player_wins != top.summary.first_player_wins => {
-                let _ = std::fs::remove_file(&path);
-                eprintln!(
-                    "{command}: part {part}: the solver finds {}, the store {}: the store is \
-                     wrong or the solver is",
-                    claim_text(&summary),
-                    claim_text(&top.summary)
-                );
-                return ExitCode::FAILURE;
-            }
-            Ok((summary, bytes)) => {
-                written += 1;
-                total += bytes;
-                println!(
-                    "part {part}: {}, {}",
-                    describe(&summary),
-                    format_bytes(bytes)
-                );
-            }
-            Err(error) => {
-                eprintln!("{command}: part {part}: {error}");
-                return ExitCode::FAILURE;
-            }
-        }
+        return ExitCode::SUCCESS;
     }
-    if !args.top_only {
-        println!(
-            "{game}: the top and {} parts in {} ({written} written, {kept} kept from before), \
-             {} written in {:.2} s; check them all with score4 verify {}/*.cert",
-            top.parts.len(),
-            args.output.display(),
-            format_bytes(total),
-            started.elapsed().as_secs_f64(),
-            args.output.display()
-        );
-    }
+    let to_write: Vec<&GameRecord> = top
+        .parts
+        .iter()
+        .filter(|part| !args.output.join(format!("part-{part}.cert")).exists())
+        .collect();
+    let kept = top.parts.len() - to_write.len();
+    let written = match write_parts(args, &to_write, top.summary.first_player_wins, table) {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            eprintln!("{command}: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let total = bytes + written;
+    let written = to_write.len();
+    println!(
+        "{game}: the top and {} parts in {} ({written} written, {kept} kept from before), {} \
+         written in {:.2} s; check them all with score4 verify {}/*.cert",
+        top.parts.len(),
+        args.output.display(),
+        format_bytes(total),
+        started.elapsed().as_secs_f64(),
+        args.output.display()
+    );
     ExitCode::SUCCESS
+}
+
+/// Writes the certificates of `parts` into `args.output` on `args.threads` threads, each with
+/// its own table (the first uses `table`), taking the parts in order; returns the bytes written,
+/// or the first failure (a part whose value is not the top's, or a certificate not written),
+/// after which no thread starts another part.
+fn write_parts(
+    args: &CertifyArgs,
+    parts: &[&GameRecord],
+    first_player_wins: bool,
+    table: &TranspositionTable,
+) -> Result<u64, String> {
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let write_some = |table: &TranspositionTable| -> Result<u64, String> {
+        let mut bytes = 0;
+        while !failed.load(Ordering::Relaxed) {
+            let Some(part) = parts.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                break;
+            };
+            let path = args.output.join(format!("part-{part}.cert"));
+            let outcome = write_atomically(&path, |out| certify(part, table, args.max_nodes, out));
+            let failure = match outcome {
+                Ok((summary, _)) if summary.first_player_wins != first_player_wins => {
+                    let _ = std::fs::remove_file(&path);
+                    format!(
+                        "part {part}: the solver finds {}, the store the opposite: the store \
+                         is wrong or the solver is",
+                        claim_text(&summary)
+                    )
+                }
+                Ok((summary, written)) => {
+                    bytes += written;
+                    println!(
+                        "part {part}: {}, {}",
+                        describe(&summary),
+                        format_bytes(written)
+                    );
+                    continue;
+                }
+                Err(error) => format!("part {part}: {error}"),
+            };
+            failed.store(true, Ordering::Relaxed);
+            return Err(failure);
+        }
+        Ok(bytes)
+    };
+    let results: Vec<Result<u64, String>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (1..args.threads.min(parts.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    let own = TranspositionTable::of_size(args.memory, Replacement::TwoBig)
+                        .map_err(|error| {
+                            failed.store(true, Ordering::Relaxed);
+                            format!("--memory {}: {error}", format_bytes(args.memory))
+                        })?;
+                    write_some(&own)
+                })
+            })
+            .collect();
+        let mut results = vec![write_some(table)];
+        results.extend(workers.into_iter().map(|worker| {
+            worker
+                .join()
+                .unwrap_or_else(|_| Err("a certify thread failed".to_owned()))
+        }));
+        results
+    });
+    results.into_iter().sum()
 }
 
 fn claim_text(summary: &CertifySummary) -> &'static str {

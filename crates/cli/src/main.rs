@@ -223,9 +223,13 @@ pub struct CertifyArgs {
     /// With --store, write only the top, and list the parts' commands (to run anywhere).
     #[arg(long, requires = "store")]
     top_only: bool,
-    /// Size of the transposition table the search uses to choose moves.
+    /// Size of the transposition table the search uses to choose moves; with --store and
+    /// several threads, the size of each thread's table.
     #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
     memory: u64,
+    /// With --store, parts written at once, each by a thread with its own table (default 1).
+    #[arg(long, default_value_t = 1, value_parser = parse_threads, requires = "store")]
+    threads: usize,
     /// Give up if the certificate would have more nodes than this.
     #[arg(long, default_value_t = 100_000_000)]
     max_nodes: u64,

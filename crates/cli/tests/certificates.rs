@@ -127,9 +127,11 @@ fn proofs_certified_in_parts_from_their_stores_verify_joined_with_both_checkers(
     for moves in positions {
         let (store, wins) = prove_split(dir.path(), moves);
         let out = dir.path().join(moves);
+        // Two threads write the parts; the run after it, on one, keeps them all.
         let said = stdout_of_success(
             score4()
-                .args(["certify", moves, "--memory", "128MiB", "--store"])
+                .args(["certify", moves, "--memory", "128MiB", "--threads", "2"])
+                .arg("--store")
                 .arg(&store)
                 .arg("-o")
                 .arg(&out),
