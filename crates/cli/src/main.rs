@@ -5,6 +5,8 @@ mod analyze;
 mod bench;
 mod book;
 mod certificate;
+#[cfg(feature = "mpi")]
+mod cluster;
 mod engine_error;
 mod input;
 mod play;
@@ -284,6 +286,10 @@ pub struct ProveArgs {
     /// The final report as one JSON object.
     #[arg(long)]
     json: bool,
+    /// End the run cleanly after this long (a last commit, exit 0, the value still open if not
+    /// proven): for a job's time limit on a cluster, so that the next job resumes.
+    #[arg(long, value_parser = parse_duration)]
+    stop_after: Option<std::time::Duration>,
 }
 
 /// Subcommands of `score4 store`.

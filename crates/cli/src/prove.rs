@@ -77,6 +77,14 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
+    // Under an MPI launcher (the `mpi` feature): rank 0 goes on as below with the other ranks
+    // as its workers; every other rank serves jobs until rank 0 ends the run.
+    #[cfg(feature = "mpi")]
+    let cluster = match crate::cluster::join::<R>(&command, &args) {
+        crate::cluster::Role::Alone => None,
+        crate::cluster::Role::Manager(run) => Some(run),
+        crate::cluster::Role::Done(code) => return code,
+    };
     let game_name = <R::Position as Game>::NAME;
     let mut store = match Store::open_for_writing(&args.store, game_name) {
         Ok(store) => store,
@@ -86,6 +94,16 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
         }
     };
     let threads = args.threads.unwrap_or_else(physical_cores);
+    #[cfg(feature = "mpi")]
+    let (threads, host) = match &cluster {
+        Some(run) => (
+            run.manager.workers(),
+            format!("{} and {} worker ranks", host(), run.cluster.size() - 1),
+        ),
+        None => (threads, host()),
+    };
+    #[cfg(not(feature = "mpi"))]
+    let host = host();
     let memory = match args.memory {
         Some(MemoryChoice::Bytes(bytes)) => bytes,
         Some(MemoryChoice::All) => machine_memory(),
@@ -105,7 +123,7 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
             mode: args.mode.name().to_owned(),
             started: 0.0,
             stopped: 0.0,
-            host: host(),
+            host,
             threads: threads as i64,
             memory: memory as i64,
             version: version(),
@@ -116,14 +134,46 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
     let stop = Arc::new(AtomicBool::new(false));
     let raised = Arc::clone(&stop);
     let signals = StopSignals::catch(&command, move || raised.store(true, Relaxed));
+    let stopped_after = Arc::new(AtomicBool::new(false));
+    if let Some(limit) = args.stop_after {
+        let (stop, stopped_after) = (Arc::clone(&stop), Arc::clone(&stopped_after));
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            stopped_after.store(true, Relaxed);
+            stop.store(true, Relaxed);
+        });
+    }
     let progress = args.progress.resolved();
+    let on_progress = |snapshot: &ProveProgress| show_progress(progress, &moves, snapshot);
+    #[cfg(feature = "mpi")]
+    let report = match &cluster {
+        Some(run) => score4_prove::prove_with(
+            game.position(),
+            &moves,
+            &mut store,
+            &config,
+            &stop,
+            on_progress,
+            run.manager.workers(),
+            |worker| run.manager.searcher(worker),
+        ),
+        None => prove(
+            game.position(),
+            &moves,
+            &mut store,
+            &config,
+            &stop,
+            on_progress,
+        ),
+    };
+    #[cfg(not(feature = "mpi"))]
     let report = prove(
         game.position(),
         &moves,
         &mut store,
         &config,
         &stop,
-        |snapshot| show_progress(progress, &moves, snapshot),
+        on_progress,
     );
     let report = match report {
         Ok(report) => report,
@@ -139,7 +189,9 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
     let runs = store.runs().unwrap_or_default();
     let nodes_all: u64 = runs.iter().map(|run| run.nodes).sum();
     let seconds_all: f64 = runs.iter().map(|run| run.stopped - run.started).sum();
-    let stopped = signals.received().map(signal_name);
+    let stopped = signals.received().map(signal_name).or_else(|| {
+        (report.value.is_none() && stopped_after.load(Relaxed)).then_some("stop-after")
+    });
     if args.json {
         let json = JsonProof {
             game: game_name,

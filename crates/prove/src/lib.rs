@@ -10,10 +10,12 @@
 
 mod book;
 mod run;
+mod searcher;
 mod tree;
 mod value;
 
 pub use book::search_book;
-pub use run::{prove, ProveConfig, ProveError, ProveProgress, ProveReport};
+pub use run::{prove, prove_with, ProveConfig, ProveError, ProveProgress, ProveReport};
+pub use searcher::{JobAnswer, JobRequest, JobSearcher, LocalSearcher};
 pub use tree::store_key;
 pub use value::{bounds_at, bounds_of, first_player_wins, reaches};

@@ -6,11 +6,10 @@ use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use score4_game::Game;
-use score4_solver::{
-    BestFirst, Mode, Monitor, Solver, TableConfig, TableError, TranspositionTable,
-};
+use score4_solver::{Mode, Monitor, TableConfig, TableError, TranspositionTable};
 use score4_store::{Run, Store, StoreError};
 
+use crate::searcher::{JobAnswer, JobRequest, JobSearcher, LocalSearcher};
 use crate::tree::{State, Tree};
 
 /// How long a job must have run before an idle worker has it split: long enough that easy
@@ -116,19 +115,48 @@ pub fn prove<G: Game>(
     store: &mut Store,
     config: &ProveConfig,
     stop: &AtomicBool,
-    mut on_progress: impl FnMut(&ProveProgress),
+    on_progress: impl FnMut(&ProveProgress),
 ) -> Result<ProveReport, ProveError> {
-    assert_ne!(config.mode, Mode::Exact, "prove answers first-wins and wdl");
-    let started = Instant::now();
     let table = TranspositionTable::new(
         &TableConfig::new(config.table_bytes, G::KEY_WIDTH)
             .format(config.mode.format())
             .threads(config.threads.max(1)),
     )?;
+    let workers = config.threads.max(1);
+    prove_with(
+        root,
+        moves,
+        store,
+        config,
+        stop,
+        on_progress,
+        workers,
+        |_| LocalSearcher::new(&table),
+    )
+}
+
+/// [`prove`] with the jobs searched by `workers` workers, worker `w` by
+/// `searcher(w)` (made on the worker's thread): the sequential solver in this process, or
+/// another process reached by messages (a cluster run). `config.threads` and
+/// `config.table_bytes` are only recorded.
+#[allow(clippy::too_many_arguments)]
+pub fn prove_with<G: Game, S: JobSearcher<G>>(
+    root: &G,
+    moves: &str,
+    store: &mut Store,
+    config: &ProveConfig,
+    stop: &AtomicBool,
+    mut on_progress: impl FnMut(&ProveProgress),
+    workers: usize,
+    searcher: impl Fn(usize) -> S + Sync,
+) -> Result<ProveReport, ProveError> {
+    assert_ne!(config.mode, Mode::Exact, "prove answers first-wins and wdl");
+    let started = Instant::now();
     let run_id = store.begin_run(&config.run)?;
     let mut run = RunState {
         store,
-        table: &table,
+        workers: workers.max(1),
+        searcher: &searcher,
         config,
         stop,
         run_id,
@@ -170,9 +198,11 @@ pub fn prove<G: Game>(
 }
 
 /// What the questions of one run share.
-struct RunState<'a> {
+struct RunState<'a, F> {
     store: &'a mut Store,
-    table: &'a TranspositionTable,
+    /// How many workers search jobs, and what makes each one's searcher.
+    workers: usize,
+    searcher: &'a F,
     config: &'a ProveConfig,
     stop: &'a AtomicBool,
     run_id: i64,
@@ -184,16 +214,19 @@ struct RunState<'a> {
     commit_seconds: f64,
 }
 
-impl RunState<'_> {
+impl<F> RunState<'_, F> {
     /// Whether the first player's score in `root` reaches `threshold`, by a tree of jobs over
     /// what the store holds; `None` if the run was stopped first.
-    fn question<G: Game>(
+    fn question<G: Game, S: JobSearcher<G>>(
         &mut self,
         root: &G,
         moves: &str,
         threshold: i32,
         on_progress: &mut impl FnMut(&ProveProgress),
-    ) -> Result<Option<bool>, StoreError> {
+    ) -> Result<Option<bool>, StoreError>
+    where
+        F: Fn(usize) -> S + Sync,
+    {
         let known = self
             .store
             .load()?
@@ -207,10 +240,9 @@ impl RunState<'_> {
             finished: false,
         });
         let wake = Condvar::new();
-        let threads = self.config.threads.max(1);
+        let threads = self.workers;
         let monitors: Vec<Monitor> = (0..threads).map(|_| Monitor::default()).collect();
         let job = Job {
-            table: self.table,
             checkpoint: self.config.checkpoint,
             // The first-wins question on a binary table is the solver's own, best-first
             // driver included; other thresholds ask for a bound.
@@ -220,7 +252,11 @@ impl RunState<'_> {
         let outcome = std::thread::scope(|scope| {
             for worker in 0..threads {
                 let (shared, wake, monitors, job) = (&shared, &wake, &monitors, &job);
-                scope.spawn(move || work(worker, shared, wake, monitors, job));
+                let searcher = self.searcher;
+                scope.spawn(move || {
+                    let mut searcher = searcher(worker);
+                    work(worker, shared, wake, monitors, job, &mut searcher)
+                });
             }
             let mut last_progress = Instant::now();
             loop {
@@ -282,8 +318,7 @@ impl RunState<'_> {
 }
 
 /// What a worker's job is.
-struct Job<'a> {
-    table: &'a TranspositionTable,
+struct Job {
     /// The longest a job is searched before it is split.
     checkpoint: Duration,
     /// `None`: the first-wins question on a binary table; `Some(t)`: whether the first
@@ -339,16 +374,14 @@ fn work<G: Game>(
     shared: &Mutex<Shared<G>>,
     wake: &Condvar,
     monitors: &[Monitor],
-    job: &Job<'_>,
+    job: &Job,
+    searcher: &mut impl JobSearcher<G>,
 ) {
-    let (table, checkpoint) = (job.table, job.checkpoint);
+    let checkpoint = job.checkpoint;
     let monitor = &monitors[worker];
-    let mut solver = Solver::new(table)
-        .with_monitor(monitor)
-        .with_best_first(Some(BestFirst::DEFAULT));
     let mut cancel = Vec::new();
     loop {
-        let (id, position) = {
+        let (id, position, moves) = {
             let mut state = lock(shared);
             loop {
                 if state.finished {
@@ -364,7 +397,8 @@ fn work<G: Game>(
                     monitor.resume();
                     state.tree.node_mut(id).worker = Some((worker, Instant::now()));
                     state.running += 1;
-                    break (id, state.tree.node(id).position);
+                    let node = state.tree.node(id);
+                    break (id, node.position, node.moves.clone());
                 }
                 if state.tree.value().is_some() {
                     wake.notify_all();
@@ -380,18 +414,18 @@ fn work<G: Game>(
                 state = guard;
             }
         };
-        let before = solver.stats().nodes;
         let started = Instant::now();
-        let solution = match job.threshold {
-            None => solver
-                .solve_within(&position, started + checkpoint)
-                .map(|solution| solution.first_player_wins),
-            Some(threshold) => {
-                solver.score_at_least_within(&position, threshold, started + checkpoint)
-            }
+        let request = JobRequest {
+            position: &position,
+            moves: &moves,
+            threshold: job.threshold,
+            checkpoint,
         };
+        let JobAnswer {
+            reaches: solution,
+            nodes,
+        } = searcher.search(&request, monitor);
         let seconds = started.elapsed().as_secs_f64();
-        let nodes = solver.stats().nodes - before;
         let mut state = lock(shared);
         let split_requested = std::mem::take(&mut state.tree.node_mut(id).split_requested);
         state.tree.node_mut(id).worker = None;
