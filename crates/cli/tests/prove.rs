@@ -454,3 +454,34 @@ fn solve_analyze_and_play_read_the_book_inside_the_search() {
         .code(2)
         .stderr(predicates::str::contains("--book"));
 }
+
+#[test]
+fn stop_after_ends_a_run_cleanly_and_the_next_run_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("stop-after.sqlite");
+    let started = Instant::now();
+    let output = score4()
+        .args(prove_args(&store))
+        .args(["--stop-after", "1s", "--json", "--progress", "none"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "it did not stop"
+    );
+    let report = json_of(&output.stdout);
+    assert_eq!(report["value"], serde_json::Value::Null, "{report}");
+    assert_eq!(report["stopped"], "stop-after", "{report}");
+    let runs = Store::open_for_reading(&store).unwrap().runs().unwrap();
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0].outcome, "stopped");
+    let output = score4()
+        .args(prove_args(&store))
+        .args(["--json", "--progress", "none"])
+        .output()
+        .unwrap();
+    let report = json_of(&output.stdout);
+    assert_eq!(report["value"], 1, "{report}");
+    assert_eq!(report["runs"], 2, "{report}");
+}
