@@ -136,6 +136,14 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
     let signals = StopSignals::catch(&command, move || raised.store(true, Relaxed));
     let stopped_after = Arc::new(AtomicBool::new(false));
     if let Some(limit) = args.stop_after {
+        if limit <= args.checkpoint {
+            eprintln!(
+                "{command}: warning: --stop-after {} is not longer than --checkpoint {}: a job \
+                 still running at the stop is lost, and a run of one long job keeps nothing",
+                humantime::format_duration(limit),
+                humantime::format_duration(args.checkpoint)
+            );
+        }
         let (stop, stopped_after) = (Arc::clone(&stop), Arc::clone(&stopped_after));
         std::thread::spawn(move || {
             std::thread::sleep(limit);

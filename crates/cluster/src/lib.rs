@@ -3,9 +3,9 @@
 //!
 //! Rank 0 is the **manager**: it keeps the job tree and the store exactly as a single-machine
 //! run does (`score4_prove::prove_with`), with one worker per thread of every other rank. Each
-//! such worker is a [`RemoteSearcher`] that sends its job to its rank as a message and waits for
+//! such worker is a `RemoteSearcher` that sends its job to its rank as a message and waits for
 //! the answer, forwarding a cancellation if the tree stops needing the job. Every other rank is
-//! a **worker rank** ([`serve`]): `--threads` threads searching jobs with the sequential solver
+//! a **worker rank** (`serve`): `--threads` threads searching jobs with the sequential solver
 //! on one table of the rank, the rank's main thread receiving jobs and cancellations.
 //!
 //! The protocol (docs/CLUSTER.md, "Messages") is a few byte strings per job: jobs go out as the

@@ -39,9 +39,9 @@ pub struct Cluster {
 }
 
 impl Cluster {
-    /// Joins the MPI run this process was launched in, if an MPI launcher started it (see
-    /// [`LAUNCHER_VARIABLES`]); `None` for a process started otherwise, which runs alone
-    /// without touching MPI. MPI must give every thread the right to call it
+    /// Joins the MPI run this process was launched in, if an MPI launcher started it (one of
+    /// `PMI_RANK`, `PMI_SIZE`, `OMPI_COMM_WORLD_SIZE`, `PMIX_RANK` is set); `None` for a process
+    /// started otherwise, which runs alone without touching MPI. MPI must give every thread the right to call it
     /// (`MPI_THREAD_MULTIPLE`), as MPICH and Open MPI do.
     pub fn from_environment() -> Option<Result<Cluster, String>> {
         if !LAUNCHER_VARIABLES
