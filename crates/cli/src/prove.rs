@@ -98,7 +98,11 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
     let (threads, host) = match &cluster {
         Some(run) => (
             run.manager.workers(),
-            format!("{} and {} worker ranks", host(), run.cluster.size() - 1),
+            format!(
+                "{} and {}",
+                host(),
+                counted(run.cluster.size() as u64 - 1, "worker rank")
+            ),
         ),
         None => (threads, host()),
     };

@@ -166,13 +166,13 @@ fn status(file: &Path, json: bool) -> Result<(), StoreError> {
     println!("runs:");
     for run in &runs {
         println!(
-            "  #{} {} on {}: {} threads, {} bytes, {} nodes in {}, {} ({})",
+            "  #{} {} on {}: {}, {} bytes, {} in {}, {} ({})",
             run.id,
             run.root,
             run.host,
-            run.threads,
+            crate::solve::counted(run.threads.max(0) as u64, "thread"),
             run.memory,
-            run.nodes,
+            crate::solve::counted(run.nodes, "node"),
             elapsed_text(std::time::Duration::from_secs_f64(
                 (run.stopped - run.started).max(0.0)
             )),
