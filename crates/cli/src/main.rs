@@ -13,6 +13,7 @@ mod play;
 mod pons;
 mod progress;
 mod prove;
+mod serve;
 mod show;
 mod signals;
 mod size;
@@ -104,6 +105,11 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Serve the analysis API over HTTP (docs/API.md): every legal column's value, as JSON or
+    /// refined step by step as server-sent events, on one shared engine.
+    ///
+    /// Ctrl-C (or SIGTERM) stops the server: requests under way are answered, new ones refused.
+    Serve(ServeArgs),
     /// Draw a position, say whose move it is, and list threats and openings.
     Show {
         /// The moves that reach the position, e.g. 0FC3484B7.
@@ -122,6 +128,24 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+}
+
+/// Options of `score4 serve`.
+#[derive(clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port; the address is printed).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: std::net::SocketAddr,
+    /// Size of the shared table of bounds (at least 521 MiB in 3-D).
+    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
+    memory: u64,
+    /// Analyses running at once; a request beyond them gets 503 (default: one per physical
+    /// core).
+    #[arg(long, value_parser = parse_threads)]
+    max_analyses: Option<usize>,
+    /// The longest time an analysis may ask for (a longer `time` is cut to it).
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    max_time: std::time::Duration,
 }
 
 /// Options of `score4 solve`.
@@ -608,6 +632,11 @@ fn main() -> ExitCode {
             GameKind::Classic => prove::run::<ClassicRecord>(args),
         },
         Command::Store(command) => store_command::run(command),
+        Command::Serve(args) if game == GameKind::Space => serve::run(args),
+        Command::Serve(_) => {
+            eprintln!("score4 --game classic serve: the server analyses the 3-D game only");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
         Command::Certify(args) if game == GameKind::Space => certificate::run_certify(args),
         Command::Verify { files } if game == GameKind::Space => certificate::run_verify(files),
         Command::Certify(_) | Command::Verify { .. } => {

@@ -1,0 +1,226 @@
+//! The routes of docs/API.md and what they share.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::{Json, Router};
+use score4_board::{GameRecord, Position};
+use score4_engine::{Engine, MoveValue, Outcome};
+use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+
+use crate::json::{document, ErrorDocument};
+
+/// The longest query string accepted: a position has at most 64 moves.
+const MAX_QUERY_BYTES: usize = 256;
+
+/// The first step of a streamed analysis; each next one doubles, up to the time asked.
+const FIRST_STEP: Duration = Duration::from_millis(50);
+
+/// What the server allows.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// Analyses running at once; a request beyond them gets 503.
+    pub max_analyses: usize,
+    /// The longest time an analysis may be given (a longer `time` is cut to it).
+    pub max_time: Duration,
+    /// The time of an analysis that names none.
+    pub default_time: Duration,
+}
+
+/// The server's shared state: one engine (one table of bounds) for every analysis.
+pub struct ServeState {
+    engine: Engine<Position>,
+    slots: Arc<Semaphore>,
+    config: ServeConfig,
+}
+
+impl ServeState {
+    /// The state over `engine` (a table of bounds: exact or wdl mode).
+    pub fn new(engine: Engine<Position>, config: ServeConfig) -> ServeState {
+        ServeState {
+            engine,
+            slots: Arc::new(Semaphore::new(config.max_analyses.max(1))),
+            config,
+        }
+    }
+}
+
+/// The API's routes.
+pub fn router(state: Arc<ServeState>) -> Router {
+    Router::new()
+        .route("/api/health", get(|| async { "ok" }))
+        .route("/api/analyze", get(analyze))
+        .route("/api/analyze/stream", get(analyze_stream))
+        .with_state(state)
+}
+
+/// A request's position and time, or its error response.
+struct Request {
+    game: GameRecord,
+    time: Duration,
+}
+
+/// A refused request: its status and what was wrong, sent as `{"error": ...}`.
+struct ApiError(StatusCode, String);
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.0, Json(ErrorDocument { error: self.1 })).into_response()
+    }
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> ApiError {
+    ApiError(status, message.into())
+}
+
+/// Reads `pos` (moves `0`–`F`; empty or `-` for the empty board) and `time` (seconds, default
+/// and cap from the config) from the query.
+fn read_query(query: Option<String>, config: &ServeConfig) -> Result<Request, ApiError> {
+    let query = query.unwrap_or_default();
+    if query.len() > MAX_QUERY_BYTES {
+        return Err(error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the query has {} bytes; at most {MAX_QUERY_BYTES}",
+                query.len()
+            ),
+        ));
+    }
+    let (mut pos, mut time) = (None, None);
+    for pair in query.split('&').filter(|pair| !pair.is_empty()) {
+        match pair.split_once('=') {
+            Some(("pos", value)) => pos = Some(value),
+            Some(("time", value)) => time = Some(value),
+            _ => {
+                return Err(error(
+                    StatusCode::BAD_REQUEST,
+                    format!("unknown parameter {pair:?}: pos and time are read"),
+                ))
+            }
+        }
+    }
+    let moves = match pos {
+        None | Some("") | Some("-") => "",
+        Some(moves) => moves,
+    };
+    let game: GameRecord = moves
+        .parse()
+        .map_err(|why| error(StatusCode::BAD_REQUEST, format!("pos {moves:?}: {why}")))?;
+    if game.outcome() != Outcome::Ongoing {
+        return Err(error(
+            StatusCode::BAD_REQUEST,
+            format!("pos {moves:?}: the game is over"),
+        ));
+    }
+    let time = match time {
+        None => config.default_time,
+        Some(text) => match text.parse::<f64>() {
+            Ok(seconds) if seconds > 0.0 && seconds.is_finite() => {
+                Duration::from_secs_f64(seconds.min(config.max_time.as_secs_f64()))
+            }
+            _ => {
+                return Err(error(
+                    StatusCode::BAD_REQUEST,
+                    format!("time {text:?}: a positive number of seconds"),
+                ))
+            }
+        },
+    };
+    Ok(Request {
+        game,
+        time: time.min(config.max_time),
+    })
+}
+
+/// A slot for one analysis, or 503.
+fn take_slot(state: &ServeState) -> Result<OwnedSemaphorePermit, ApiError> {
+    Arc::clone(&state.slots).try_acquire_owned().map_err(|_| {
+        error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "busy: {} analyses are running; try again",
+                state.config.max_analyses
+            ),
+        )
+    })
+}
+
+/// `GET /api/analyze?pos=&time=`: every legal column's value after the whole time.
+async fn analyze(State(state): State<Arc<ServeState>>, RawQuery(query): RawQuery) -> Response {
+    let request = match read_query(query, &state.config) {
+        Ok(request) => request,
+        Err(refused) => return refused.into_response(),
+    };
+    let permit = match take_slot(&state) {
+        Ok(permit) => permit,
+        Err(refused) => return refused.into_response(),
+    };
+    let done = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let started = Instant::now();
+        let analysis = state.engine.analyze(request.game.position(), request.time);
+        document(&request.game, &analysis, started.elapsed().as_secs_f64())
+    })
+    .await;
+    match done {
+        Ok(document) => Json(document).into_response(),
+        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the analysis failed").into_response(),
+    }
+}
+
+/// `GET /api/analyze/stream?pos=&time=`: server-sent events, an `analysis` event after each
+/// step (50 ms, then doubling, up to the time), then `done`. A client that goes away ends the
+/// analysis after the step under way.
+async fn analyze_stream(
+    State(state): State<Arc<ServeState>>,
+    RawQuery(query): RawQuery,
+) -> Response {
+    let request = match read_query(query, &state.config) {
+        Ok(request) => request,
+        Err(refused) => return refused.into_response(),
+    };
+    let permit = match take_slot(&state) {
+        Ok(permit) => permit,
+        Err(refused) => return refused.into_response(),
+    };
+    let (sender, receiver) = mpsc::channel::<Result<Event, Infallible>>(4);
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let started = Instant::now();
+        let mut step = FIRST_STEP.min(request.time);
+        loop {
+            if sender.is_closed() {
+                return;
+            }
+            let analysis = state.engine.analyze(request.game.position(), step);
+            let document = document(&request.game, &analysis, started.elapsed().as_secs_f64());
+            let event = Event::default()
+                .event("analysis")
+                .json_data(&document)
+                .unwrap_or_default();
+            if sender.blocking_send(Ok(event)).is_err() {
+                return;
+            }
+            let exact = analysis
+                .moves
+                .iter()
+                .all(|entry| matches!(entry.value, MoveValue::Exact(_)));
+            let left = request.time.saturating_sub(started.elapsed());
+            if exact || left.is_zero() {
+                let _ = sender.blocking_send(Ok(Event::default().event("done").data("")));
+                return;
+            }
+            step = (step * 2).min(left);
+        }
+    });
+    let events = futures_util::stream::unfold(receiver, |mut receiver| async move {
+        receiver.recv().await.map(|event| (event, receiver))
+    });
+    Sse::new(events).into_response()
+}
