@@ -157,36 +157,32 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
     }
     let progress = args.progress.resolved();
     let on_progress = |snapshot: &ProveProgress| show_progress(progress, &moves, snapshot);
-    #[cfg(feature = "mpi")]
-    let report = match &cluster {
-        Some(run) => score4_prove::prove_with(
+    // A cluster run's rank 0 searches its jobs on the other ranks; any other run here.
+    #[cfg_attr(not(feature = "mpi"), allow(unused_labels))]
+    let report = 'proof: {
+        #[cfg(feature = "mpi")]
+        if let Some(run) = &cluster {
+            let workers = run.manager.workers();
+            break 'proof score4_prove::prove_with(
+                game.position(),
+                &moves,
+                &mut store,
+                &config,
+                &stop,
+                on_progress,
+                workers,
+                |worker| run.manager.searcher(worker),
+            );
+        }
+        prove(
             game.position(),
             &moves,
             &mut store,
             &config,
             &stop,
             on_progress,
-            run.manager.workers(),
-            |worker| run.manager.searcher(worker),
-        ),
-        None => prove(
-            game.position(),
-            &moves,
-            &mut store,
-            &config,
-            &stop,
-            on_progress,
-        ),
+        )
     };
-    #[cfg(not(feature = "mpi"))]
-    let report = prove(
-        game.position(),
-        &moves,
-        &mut store,
-        &config,
-        &stop,
-        on_progress,
-    );
     let report = match report {
         Ok(report) => report,
         Err(ProveError::Store(error)) => {

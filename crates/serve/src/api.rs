@@ -151,14 +151,19 @@ fn take_slot(state: &ServeState) -> Result<OwnedSemaphorePermit, ApiError> {
     })
 }
 
+/// A request read and given a slot, or why not.
+fn admit(
+    state: &ServeState,
+    query: Option<String>,
+) -> Result<(Request, OwnedSemaphorePermit), ApiError> {
+    let request = read_query(query, &state.config)?;
+    Ok((request, take_slot(state)?))
+}
+
 /// `GET /api/analyze?pos=&time=`: every legal column's value after the whole time.
 async fn analyze(State(state): State<Arc<ServeState>>, RawQuery(query): RawQuery) -> Response {
-    let request = match read_query(query, &state.config) {
-        Ok(request) => request,
-        Err(refused) => return refused.into_response(),
-    };
-    let permit = match take_slot(&state) {
-        Ok(permit) => permit,
+    let (request, permit) = match admit(&state, query) {
+        Ok(admitted) => admitted,
         Err(refused) => return refused.into_response(),
     };
     let done = tokio::task::spawn_blocking(move || {
@@ -181,12 +186,8 @@ async fn analyze_stream(
     State(state): State<Arc<ServeState>>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let request = match read_query(query, &state.config) {
-        Ok(request) => request,
-        Err(refused) => return refused.into_response(),
-    };
-    let permit = match take_slot(&state) {
-        Ok(permit) => permit,
+    let (request, permit) = match admit(&state, query) {
+        Ok(admitted) => admitted,
         Err(refused) => return refused.into_response(),
     };
     let (sender, receiver) = mpsc::channel::<Result<Event, Infallible>>(4);
