@@ -57,6 +57,13 @@ impl Server {
         (status, body)
     }
 
+    /// `GET path` as HTTP/1.0 (no chunked framing), its response to be read line by line.
+    fn stream(&self, path: &str) -> BufReader<TcpStream> {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        write!(stream, "GET {path} HTTP/1.0\r\nHost: x\r\n\r\n").unwrap();
+        BufReader::new(stream)
+    }
+
     fn json(&self, path: &str) -> (u16, serde_json::Value) {
         let (status, body) = self.get(path);
         (status, serde_json::from_str(&body).expect("a JSON body"))
@@ -170,13 +177,7 @@ fn read_events(reader: &mut impl BufRead, limit: usize) -> (Vec<serde_json::Valu
 #[test]
 fn the_stream_refines_and_a_client_that_leaves_frees_its_slot() {
     let server = Server::start(&["--max-analyses", "1"]);
-    let mut stream = TcpStream::connect(&server.address).unwrap();
-    write!(
-        stream,
-        "GET /api/analyze/stream?pos={HARD}&time=1.5 HTTP/1.0\r\nHost: x\r\n\r\n"
-    )
-    .unwrap();
-    let mut reader = BufReader::new(stream);
+    let mut reader = server.stream(&format!("/api/analyze/stream?pos={HARD}&time=1.5"));
     let (events, done) = read_events(&mut reader, 100);
     assert!(done, "no done event");
     assert!(events.len() >= 3, "{} events", events.len());
@@ -195,13 +196,7 @@ fn the_stream_refines_and_a_client_that_leaves_frees_its_slot() {
     // A client that asks for 30 s and leaves after the first event frees its slot soon. (The
     // slot of the stream above is freed just after its last event.)
     std::thread::sleep(Duration::from_millis(300));
-    let mut stream = TcpStream::connect(&server.address).unwrap();
-    write!(
-        stream,
-        "GET /api/analyze/stream?pos={HARD}&time=30 HTTP/1.0\r\nHost: x\r\n\r\n"
-    )
-    .unwrap();
-    let mut reader = BufReader::new(stream);
+    let mut reader = server.stream(&format!("/api/analyze/stream?pos={HARD}&time=30"));
     let (events, _) = read_events(&mut reader, 1);
     assert_eq!(events.len(), 1);
     drop(reader);
