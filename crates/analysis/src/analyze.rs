@@ -15,7 +15,7 @@
 use std::time::{Duration, Instant};
 
 use score4_game::Cell;
-use score4_solver::{Book, Mode, ScoreRange, Solver, TranspositionTable};
+use score4_solver::{Book, Mode, Monitor, ScoreRange, Solver, TranspositionTable};
 
 use crate::heuristic::{exact_behind, HeuristicSearch};
 use score4_game::Game;
@@ -114,10 +114,27 @@ pub fn analyze<B: Game>(
     book: Option<&Book>,
     budget: Duration,
 ) -> Analysis<B::Column> {
+    analyze_watched(position, table, book, budget, None)
+}
+
+/// [`analyze`], cut short when `monitor`'s stop flag is raised (within a few thousand nodes):
+/// for a caller whose client went away. What it returns after a stop is whatever was found by
+/// then, still only proven values as values; the table holds only proven bounds either way.
+pub fn analyze_watched<B: Game>(
+    position: &B,
+    table: &TranspositionTable,
+    book: Option<&Book>,
+    budget: Duration,
+    monitor: Option<&Monitor>,
+) -> Analysis<B::Column> {
     let start = Instant::now();
     let end = start + budget;
     let solving_end = start + budget.mul_f64(0.7);
+    let stopped = || monitor.is_some_and(Monitor::is_stopped);
     let mut solver = Solver::new(table).with_book(book);
+    if let Some(monitor) = monitor {
+        solver = solver.with_monitor(monitor);
+    }
     let legal: Vec<(B::Column, Cell)> = B::columns()
         .filter_map(|column| position.drop_cell(column).map(|cell| (column, cell)))
         .collect();
@@ -142,6 +159,9 @@ pub fn analyze<B: Game>(
         .filter(|&i| matches!(moves[i].value, MoveValue::Unknown { .. }))
         .collect();
     for (k, &i) in unknown.iter().enumerate() {
+        if stopped() {
+            break;
+        }
         let now = Instant::now();
         let share = end.saturating_duration_since(now) / (unknown.len() - k) as u32;
         let cell = legal[i].1;
@@ -186,7 +206,7 @@ pub fn analyze<B: Game>(
         _ => {
             let after = position.after(best_cell);
             let mut line = vec![best_column];
-            if !after.is_full() {
+            if !after.is_full() && !stopped() {
                 let deadline = end.max(Instant::now() + Duration::from_millis(10));
                 line.extend(HeuristicSearch::run(&after, None, deadline).line);
             }

@@ -19,5 +19,5 @@ mod analyze;
 pub mod heuristic;
 mod player;
 
-pub use analyze::{analyze, Analysis, MoveAnalysis, MoveValue};
+pub use analyze::{analyze, analyze_watched, Analysis, MoveAnalysis, MoveValue};
 pub use player::{Choice, Player};

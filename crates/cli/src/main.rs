@@ -146,6 +146,12 @@ pub struct ServeArgs {
     /// The longest time an analysis may ask for (a longer `time` is cut to it).
     #[arg(long, default_value = "30s", value_parser = parse_duration)]
     max_time: std::time::Duration,
+    #[command(flatten)]
+    book: BookArgs,
+    /// The store of a proof run (`score4 prove --store`, running or not): the page shows its
+    /// status, read afresh at each request (`GET /api/proof`).
+    #[arg(long)]
+    store: Option<PathBuf>,
 }
 
 /// Options of `score4 solve`.

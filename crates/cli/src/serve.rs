@@ -1,5 +1,6 @@
-//! `score4 serve`: the HTTP analysis API (docs/API.md) of `score4-serve` on a tokio runtime,
-//! stopped cleanly by Ctrl-C or SIGTERM.
+//! `score4 serve`: the analysis board and its HTTP API (docs/API.md) of `score4-serve` on a
+//! tokio runtime, with an optional book and a proof run's store, stopped cleanly by Ctrl-C or
+//! SIGTERM.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -11,21 +12,19 @@ use score4_engine::{physical_cores, Replacement};
 use score4_serve::{router, ServeConfig, ServeState};
 
 use crate::analyze::analysis_engine;
+use crate::prove::store_error_code;
 use crate::signals::{exit_code, StopSignals};
-use crate::{BookArgs, ServeArgs};
+use crate::store_command::status_report;
+use crate::ServeArgs;
 
 /// Runs `score4 serve`.
 pub fn run(args: ServeArgs) -> ExitCode {
     let command = "score4 serve";
-    let no_book = BookArgs {
-        book: None,
-        book_stones: None,
-    };
     let engine = match analysis_engine::<GameRecord>(
         "serve",
         Some(args.memory),
         Replacement::TwoBig,
-        &no_book,
+        &args.book,
     ) {
         Ok(engine) => engine,
         Err(code) => return code,
@@ -35,7 +34,19 @@ pub fn run(args: ServeArgs) -> ExitCode {
         max_time: args.max_time,
         default_time: Duration::from_secs(1).min(args.max_time),
     };
-    let state = Arc::new(ServeState::new(engine, config));
+    let mut state = ServeState::new(engine, config);
+    if let Some(store) = args.store {
+        // Read once now, so that a wrong path is an error at the start, not on the page.
+        if let Err(error) = status_report(&store) {
+            eprintln!("{command}: --store: {error}");
+            return store_error_code(&error);
+        }
+        state = state.with_proof_status(Box::new(move || {
+            let report = status_report(&store).map_err(|error| error.to_string())?;
+            serde_json::to_value(report).map_err(|error| error.to_string())
+        }));
+    }
+    let state = Arc::new(state);
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -96,7 +96,40 @@ fn roots<R: Record>(store: &Store, roots: &[String]) -> Result<Vec<RootStatus>, 
     Ok(statuses)
 }
 
-fn status(file: &Path, json: bool) -> Result<(), StoreError> {
+/// What `store status` reports, read from the store at `file`: its summary, each root's
+/// moves, the runs and the recent rate. Also what `score4 serve --store` sends as
+/// `/api/proof` (docs/API.md).
+#[derive(serde::Serialize)]
+pub struct StatusReport {
+    store: String,
+    game: String,
+    positions: u64,
+    settled: u64,
+    nodes: u64,
+    seconds: f64,
+    roots: Vec<RootStatus>,
+    runs: Vec<RunStatus>,
+    /// The last run's nodes over its time.
+    recent_nodes_per_second: f64,
+}
+
+#[derive(serde::Serialize)]
+struct RunStatus {
+    id: i64,
+    root: String,
+    mode: String,
+    started: f64,
+    stopped: f64,
+    host: String,
+    threads: i64,
+    memory: i64,
+    version: String,
+    nodes: u64,
+    outcome: String,
+}
+
+/// Reads the status of the store at `file`.
+pub fn status_report(file: &Path) -> Result<StatusReport, StoreError> {
     let store = Store::open_for_reading(file)?;
     let game = store.game()?;
     let summary = store.summary()?;
@@ -107,47 +140,68 @@ fn status(file: &Path, json: bool) -> Result<(), StoreError> {
             root_moves.push(run.root.clone());
         }
     }
-    let statuses = match game.as_str() {
+    let roots = match game.as_str() {
         "classic" => roots::<ClassicRecord>(&store, &root_moves)?,
         _ => roots::<GameRecord>(&store, &root_moves)?,
     };
-    // The recent rate: the last run's nodes over its time.
-    let rate = runs.last().map_or(0.0, |run| {
+    let recent_nodes_per_second = runs.last().map_or(0.0, |run| {
         run.nodes as f64 / (run.stopped - run.started).max(1e-9)
     });
-    if json {
-        let runs: Vec<serde_json::Value> = runs
-            .iter()
-            .map(|run| {
-                serde_json::json!({
-                    "id": run.id, "root": run.root, "mode": run.mode, "started": run.started,
-                    "stopped": run.stopped, "host": run.host, "threads": run.threads,
-                    "memory": run.memory, "version": run.version, "nodes": run.nodes,
-                    "outcome": run.outcome,
-                })
+    Ok(StatusReport {
+        store: file.display().to_string(),
+        game,
+        positions: summary.positions,
+        settled: summary.settled,
+        nodes: summary.nodes,
+        seconds: summary.seconds,
+        roots,
+        runs: runs
+            .into_iter()
+            .map(|run| RunStatus {
+                id: run.id,
+                root: run.root,
+                mode: run.mode,
+                started: run.started,
+                stopped: run.stopped,
+                host: run.host,
+                threads: run.threads,
+                memory: run.memory,
+                version: run.version,
+                nodes: run.nodes,
+                outcome: run.outcome,
             })
-            .collect();
-        let report = serde_json::json!({
-            "store": file.display().to_string(),
-            "game": game,
-            "positions": summary.positions,
-            "settled": summary.settled,
-            "nodes": summary.nodes,
-            "seconds": summary.seconds,
-            "roots": statuses,
-            "runs": runs,
-            "recent_nodes_per_second": rate,
-        });
-        println!("{report}");
+            .collect(),
+        recent_nodes_per_second,
+    })
+}
+
+fn status(file: &Path, json: bool) -> Result<(), StoreError> {
+    let report = status_report(file)?;
+    if json {
+        match serde_json::to_string(&report) {
+            Ok(text) => println!("{text}"),
+            Err(error) => eprintln!("score4 store: cannot write the status as JSON: {error}"),
+        }
         return Ok(());
     }
+    let StatusReport {
+        game,
+        positions,
+        settled,
+        nodes,
+        seconds,
+        roots: statuses,
+        runs,
+        recent_nodes_per_second: rate,
+        ..
+    } = report;
     println!(
         "{}: a store of the {game} game: {} positions ({} settled), {} nodes in {} of search",
         file.display(),
-        summary.positions,
-        summary.settled,
-        summary.nodes,
-        elapsed_text(std::time::Duration::from_secs_f64(summary.seconds.max(0.0)))
+        positions,
+        settled,
+        nodes,
+        elapsed_text(std::time::Duration::from_secs_f64(seconds.max(0.0)))
     );
     for root in &statuses {
         let value = match root.value {

@@ -308,6 +308,28 @@ impl<G: Game> Engine<G> {
         score4_analysis::analyze(position, &self.table, self.settings.book.as_deref(), time)
     }
 
+    /// [`Self::analyze`], cut short when `monitor`'s stop flag is raised: one analysis among
+    /// several on the shared table stops alone (the engine's [`StopHandle`] stops them all).
+    pub fn analyze_watched(
+        &self,
+        position: &G,
+        time: Duration,
+        monitor: &Monitor,
+    ) -> Analysis<G::Column> {
+        assert_ne!(
+            self.mode(),
+            Mode::FirstWins,
+            "analysis needs a table of bounds"
+        );
+        score4_analysis::analyze_watched(
+            position,
+            &self.table,
+            self.settings.book.as_deref(),
+            time,
+            Some(monitor),
+        )
+    }
+
     /// A player that chooses its moves on this engine's table within `time` per move
     /// ([`score4_analysis::Player`]). Contract: as [`Self::analyze`].
     pub fn player(&self, time: Duration) -> Player<'_> {

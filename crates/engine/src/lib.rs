@@ -36,6 +36,6 @@ pub use score4_analysis::{Analysis, Choice, MoveAnalysis, MoveValue, Player};
 pub use score4_game::{Colour, Game, Outcome, Record};
 pub use score4_parallel::{Assumption, MoveStatus, Progress, RootMove};
 pub use score4_solver::{
-    format_bytes, format_minimum, Book, Format, LeafArea, Mode, Replacement, ScoreRange,
+    format_bytes, format_minimum, Book, Format, LeafArea, Mode, Monitor, Replacement, ScoreRange,
     SearchStats, TableError, TableStats, TranspositionTable,
 };

@@ -11,9 +11,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use score4_board::{GameRecord, Position};
-use score4_engine::{Engine, MoveValue, Outcome};
+use score4_engine::{Engine, Monitor, MoveValue, Outcome};
 use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
 
+use crate::assets;
 use crate::json::{document, ErrorDocument};
 
 /// The longest query string accepted: a position has at most 64 moves.
@@ -38,7 +39,11 @@ pub struct ServeState {
     engine: Engine<Position>,
     slots: Arc<Semaphore>,
     config: ServeConfig,
+    proof: Option<ProofStatus>,
 }
+
+/// Reads a proof run's status (a JSON document) or says why it cannot.
+pub type ProofStatus = Box<dyn Fn() -> Result<serde_json::Value, String> + Send + Sync>;
 
 impl ServeState {
     /// The state over `engine` (a table of bounds: exact or wdl mode).
@@ -47,16 +52,30 @@ impl ServeState {
             engine,
             slots: Arc::new(Semaphore::new(config.max_analyses.max(1))),
             config,
+            proof: None,
         }
+    }
+
+    /// Serves `/api/proof` from `status` (a proof run's store, read at each request).
+    pub fn with_proof_status(mut self, status: ProofStatus) -> ServeState {
+        self.proof = Some(status);
+        self
     }
 }
 
 /// The API's routes.
 pub fn router(state: Arc<ServeState>) -> Router {
     Router::new()
+        .route("/", get(assets::index))
+        .route("/index.html", get(assets::index))
+        .route("/style.css", get(assets::style))
+        .route("/app.js", get(assets::app))
+        .route("/licenses.txt", get(assets::licenses))
         .route("/api/health", get(|| async { "ok" }))
         .route("/api/analyze", get(analyze))
         .route("/api/analyze/stream", get(analyze_stream))
+        .route("/api/proof", get(proof))
+        .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or route") })
         .with_state(state)
 }
 
@@ -138,41 +157,64 @@ fn read_query(query: Option<String>, config: &ServeConfig) -> Result<Request, Ap
     })
 }
 
+/// How long a request waits for a slot before its 503: long enough for the analysis of a page
+/// that moved on (its old request cancelled a moment before) to stop and free its slot, short
+/// enough that nothing queues.
+const SLOT_GRACE: Duration = Duration::from_millis(250);
+
 /// A slot for one analysis, or 503.
-fn take_slot(state: &ServeState) -> Result<OwnedSemaphorePermit, ApiError> {
-    Arc::clone(&state.slots).try_acquire_owned().map_err(|_| {
-        error(
+async fn take_slot(state: &ServeState) -> Result<OwnedSemaphorePermit, ApiError> {
+    let slot = tokio::time::timeout(SLOT_GRACE, Arc::clone(&state.slots).acquire_owned()).await;
+    match slot {
+        Ok(Ok(permit)) => Ok(permit),
+        _ => Err(error(
             StatusCode::SERVICE_UNAVAILABLE,
             format!(
                 "busy: {} analyses are running; try again",
                 state.config.max_analyses
             ),
-        )
-    })
+        )),
+    }
 }
 
 /// A request read and given a slot, or why not.
-fn admit(
+async fn admit(
     state: &ServeState,
     query: Option<String>,
 ) -> Result<(Request, OwnedSemaphorePermit), ApiError> {
     let request = read_query(query, &state.config)?;
-    Ok((request, take_slot(state)?))
+    Ok((request, take_slot(state).await?))
+}
+
+/// Raises its monitor's stop flag when dropped.
+struct CancelOnDrop(Arc<Monitor>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
 }
 
 /// `GET /api/analyze?pos=&time=`: every legal column's value after the whole time.
 async fn analyze(State(state): State<Arc<ServeState>>, RawQuery(query): RawQuery) -> Response {
-    let (request, permit) = match admit(&state, query) {
+    let (request, permit) = match admit(&state, query).await {
         Ok(admitted) => admitted,
         Err(refused) => return refused.into_response(),
     };
+    // Dropped with this future when the client goes away: the analysis stops then.
+    let cancel = CancelOnDrop(Arc::new(Monitor::default()));
+    let monitor = Arc::clone(&cancel.0);
     let done = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let started = Instant::now();
-        let analysis = state.engine.analyze(request.game.position(), request.time);
+        let analysis =
+            state
+                .engine
+                .analyze_watched(request.game.position(), request.time, &monitor);
         document(&request.game, &analysis, started.elapsed().as_secs_f64())
     })
     .await;
+    drop(cancel);
     match done {
         Ok(document) => Json(document).into_response(),
         Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the analysis failed").into_response(),
@@ -180,17 +222,24 @@ async fn analyze(State(state): State<Arc<ServeState>>, RawQuery(query): RawQuery
 }
 
 /// `GET /api/analyze/stream?pos=&time=`: server-sent events, an `analysis` event after each
-/// step (50 ms, then doubling, up to the time), then `done`. A client that goes away ends the
-/// analysis after the step under way.
+/// step (50 ms, then doubling, up to the time), then `done`. A client that goes away stops the
+/// analysis at once (within a few thousand nodes) and frees its slot.
 async fn analyze_stream(
     State(state): State<Arc<ServeState>>,
     RawQuery(query): RawQuery,
 ) -> Response {
-    let (request, permit) = match admit(&state, query) {
+    let (request, permit) = match admit(&state, query).await {
         Ok(admitted) => admitted,
         Err(refused) => return refused.into_response(),
     };
     let (sender, receiver) = mpsc::channel::<Result<Event, Infallible>>(4);
+    // The client going away drops the receiver: the step under way stops at once.
+    let monitor = Arc::new(Monitor::default());
+    let (watcher, stop) = (sender.clone(), Arc::clone(&monitor));
+    tokio::spawn(async move {
+        watcher.closed().await;
+        stop.stop();
+    });
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let started = Instant::now();
@@ -199,7 +248,12 @@ async fn analyze_stream(
             if sender.is_closed() {
                 return;
             }
-            let analysis = state.engine.analyze(request.game.position(), step);
+            let analysis = state
+                .engine
+                .analyze_watched(request.game.position(), step, &monitor);
+            if monitor.is_stopped() {
+                return;
+            }
             let document = document(&request.game, &analysis, started.elapsed().as_secs_f64());
             let event = Event::default()
                 .event("analysis")
@@ -224,4 +278,27 @@ async fn analyze_stream(
         receiver.recv().await.map(|event| (event, receiver))
     });
     Sse::new(events).into_response()
+}
+
+/// `GET /api/proof`: the status of the proof run in the server's `--store`, read afresh (a run
+/// may be writing it), or 404 without one.
+async fn proof(State(state): State<Arc<ServeState>>) -> Response {
+    if state.proof.is_none() {
+        return error(
+            StatusCode::NOT_FOUND,
+            "no proof run: the server was started without --store",
+        )
+        .into_response();
+    }
+    let read =
+        tokio::task::spawn_blocking(move || state.proof.as_ref().map(|status| status())).await;
+    match read {
+        Ok(Some(Ok(status))) => Json(status).into_response(),
+        Ok(Some(Err(why))) => error(StatusCode::INTERNAL_SERVER_ERROR, why).into_response(),
+        _ => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "reading the store failed",
+        )
+        .into_response(),
+    }
 }

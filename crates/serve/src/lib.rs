@@ -1,4 +1,5 @@
-//! `score4-serve`: the HTTP server of `score4 serve` (docs/API.md). Every analysis runs on one
+//! `score4-serve`: the HTTP server of `score4 serve` (docs/API.md): the analysis board's page
+//! (its files built in) and the API behind it. Every analysis runs on one
 //! shared engine and its table, at most a bounded number at once (a request beyond that is
 //! refused with 503 at once rather than queued), each within a capped time; the streaming form
 //! refines the values step by step and stops when the client goes away.
@@ -7,6 +8,7 @@
 //! command line, and the search never depends on it.
 
 mod api;
+mod assets;
 mod json;
 
-pub use api::{router, ServeConfig, ServeState};
+pub use api::{router, ProofStatus, ServeConfig, ServeState};
