@@ -7,7 +7,9 @@
 //!    often win/draw/loss (the first questions of the narrowing), at least a range;
 //! 2. **estimating** (the rest, shared by the moves still unknown): a heuristic search of each;
 //! 3. **the principal variation** from the best move, while exact scores keep coming quickly
-//!    (at most 20 plies; it reuses the table, so it costs little after step 1).
+//!    (at most 20 plies; it reuses the table, so it costs little after step 1); when the best
+//!    move is decided but not exact, a heuristic line, given what is left, or a twentieth of
+//!    the budget when every move is decided (a position a book answers returns at once).
 //!
 //! The table must hold bounds ([`score4_solver::Format::Bounds`]); it is shared by all steps
 //! and by later analyses, so analysing the next position of a game starts warm.
@@ -207,6 +209,16 @@ pub fn analyze_watched<B: Game>(
             let after = position.after(best_cell);
             let mut line = vec![best_column];
             if !after.is_full() && !stopped() {
+                // With every move decided (from the table or a book), the line is only a
+                // guess beyond its first move: a twentieth of the budget, not the rest of it.
+                let decided = moves
+                    .iter()
+                    .all(|m| !matches!(m.value, MoveValue::Unknown { .. }));
+                let end = if decided {
+                    end.min(Instant::now() + budget / 20)
+                } else {
+                    end
+                };
                 let deadline = end.max(Instant::now() + Duration::from_millis(10));
                 line.extend(HeuristicSearch::run(&after, None, deadline).line);
             }

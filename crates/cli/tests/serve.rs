@@ -41,33 +41,75 @@ impl Server {
         Server { child, address }
     }
 
-    /// `GET path`: the status and the body.
-    fn get(&self, path: &str) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
-            self.address
-        )
-        .unwrap();
-        let mut response = String::new();
-        stream.read_to_string(&mut response).unwrap();
-        let status = response[9..12].parse().unwrap();
-        let body = response.split_once("\r\n\r\n").unwrap().1.to_owned();
-        (status, body)
+    /// A client of this server, for another thread.
+    fn client(address: String) -> Client {
+        Client { address }
     }
 
-    /// `GET path` as HTTP/1.0 (no chunked framing), its response to be read line by line.
+    fn get(&self, path: &str) -> (u16, String) {
+        get_from(&self.address, path)
+    }
+
     fn stream(&self, path: &str) -> BufReader<TcpStream> {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        write!(stream, "GET {path} HTTP/1.0\r\nHost: x\r\n\r\n").unwrap();
-        BufReader::new(stream)
+        stream_from(&self.address, path)
     }
 
     fn json(&self, path: &str) -> (u16, serde_json::Value) {
         let (status, body) = self.get(path);
         (status, serde_json::from_str(&body).expect("a JSON body"))
     }
+
+    /// `GET path`: the response's head, lower-cased.
+    fn headers(&self, path: &str) -> String {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).unwrap();
+        let response = String::from_utf8_lossy(&response);
+        response.split_once("\r\n\r\n").unwrap().0.to_lowercase()
+    }
+}
+
+/// A client of a server another thread owns.
+struct Client {
+    address: String,
+}
+
+impl Client {
+    fn get(&self, path: &str) -> (u16, String) {
+        get_from(&self.address, path)
+    }
+
+    fn stream(&self, path: &str) -> BufReader<TcpStream> {
+        stream_from(&self.address, path)
+    }
+}
+
+/// `GET path`: the status and the body.
+fn get_from(address: &str, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).unwrap();
+    let response = String::from_utf8_lossy(&response);
+    let status = response[9..12].parse().unwrap();
+    let body = response.split_once("\r\n\r\n").unwrap().1.to_owned();
+    (status, body)
+}
+
+/// `GET path` as HTTP/1.0 (no chunked framing), its response to be read line by line.
+fn stream_from(address: &str, path: &str) -> BufReader<TcpStream> {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(stream, "GET {path} HTTP/1.0\r\nHost: x\r\n\r\n").unwrap();
+    BufReader::new(stream)
 }
 
 impl Drop for Server {
@@ -193,12 +235,13 @@ fn the_stream_refines_and_a_client_that_leaves_frees_its_slot() {
         .all(|e| e["columns"].as_array().unwrap().len() == legal));
     drop(reader);
 
-    // A client that asks for 30 s and leaves after the first event frees its slot soon. (The
-    // slot of the stream above is freed just after its last event.)
+    // A client that asks for 30 s and leaves in the middle of a step of 3.2 s frees its slot
+    // at once: its analysis stops, it does not run the step out. (The slot of the stream above
+    // is freed just after its last event.)
     std::thread::sleep(Duration::from_millis(300));
     let mut reader = server.stream(&format!("/api/analyze/stream?pos={HARD}&time=30"));
-    let (events, _) = read_events(&mut reader, 1);
-    assert_eq!(events.len(), 1);
+    let (events, _) = read_events(&mut reader, 6);
+    assert_eq!(events.len(), 6);
     drop(reader);
     let left = Instant::now();
     loop {
@@ -208,11 +251,174 @@ fn the_stream_refines_and_a_client_that_leaves_frees_its_slot() {
         }
         assert_eq!(status, 503);
         assert!(
-            left.elapsed() < Duration::from_secs(10),
+            left.elapsed() < Duration::from_millis(1500),
             "the slot stayed taken"
         );
-        std::thread::sleep(Duration::from_millis(200));
+        std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+#[test]
+fn the_page_and_its_files_are_served_from_the_binary() {
+    let server = Server::start(&[]);
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("<script type=\"module\" src=\"/app.js\">"),
+        "{page}"
+    );
+    let headers = server.headers("/");
+    assert!(headers.contains("content-type: text/html"), "{headers}");
+    assert!(
+        headers.contains("content-security-policy: default-src 'self'"),
+        "{headers}"
+    );
+    let (status, script) = server.get("/app.js");
+    assert_eq!(status, 200);
+    assert!(script.len() > 100_000, "the bundle with three.js");
+    assert!(
+        script.contains("SPDX-License-Identifier: MIT"),
+        "three.js's licence kept"
+    );
+    assert!(server
+        .headers("/app.js")
+        .contains("content-type: text/javascript"));
+    let (status, licence) = server.get("/licenses.txt");
+    assert_eq!(status, 200);
+    assert!(licence.contains("MIT License"));
+    assert_eq!(server.get("/style.css").0, 200);
+    let (status, body) = server.json("/no/such/page");
+    assert_eq!(status, 404);
+    assert!(body["error"].as_str().unwrap().contains("no such"));
+    // Without --store there is no proof run to show.
+    let (status, body) = server.json("/api/proof");
+    assert_eq!(status, 404);
+    assert!(body["error"].as_str().unwrap().contains("--store"));
+}
+
+#[test]
+fn a_proof_runs_store_is_shown_and_a_bad_one_refused_at_the_start() {
+    let directory = tempfile::tempdir().unwrap();
+    let store = directory.path().join("A.sqlite");
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/0FC3484B7A.sqlite"),
+        &store,
+    )
+    .unwrap();
+    let server = Server::start(&["--store", store.to_str().unwrap()]);
+    let (status, proof) = server.json("/api/proof");
+    assert_eq!(status, 200, "{proof}");
+    let root = &proof["roots"][0];
+    assert_eq!(root["position"], "0FC3484B7A");
+    assert_eq!(root["value"], 1, "reply A is a first-player win");
+    let nine = root["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["column"] == "9")
+        .unwrap();
+    assert_eq!(nine["status"], "proven");
+    assert!(proof["nodes"].as_u64().unwrap() > 1_000_000_000);
+
+    for (option, file) in [("--store", "no-such.sqlite"), ("--book", "no-such.sqlite")] {
+        let missing = directory.path().join(file);
+        let output = common::score4()
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                "--memory",
+                "600MiB",
+                option,
+            ])
+            .arg(&missing)
+            .output()
+            .unwrap();
+        assert!(!output.status.success(), "{option} of a missing file");
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            said.contains(option) && said.contains("no-such.sqlite"),
+            "{said}"
+        );
+    }
+}
+
+/// The server's resident memory (kB), from /proc.
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn many_clients_at_once_get_answers_or_503_and_memory_stays_bounded() {
+    let server = Server::start(&["--max-analyses", "2"]);
+    let address = server.address.clone();
+    const CLIENTS: usize = 48;
+    const REQUESTS: usize = 12;
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|client| {
+            let address = address.clone();
+            std::thread::spawn(move || {
+                let server = Server::client(address);
+                let mut seen = Vec::new();
+                for request in 0..REQUESTS {
+                    let kind = (client + request) % 4;
+                    let status = match kind {
+                        0 => server.get("/").0,
+                        1 => server.get("/api/health").0,
+                        2 => server.get(&format!("/api/analyze?pos={EASY}&time=0.05")).0,
+                        _ => {
+                            let mut reader =
+                                server.stream(&format!("/api/analyze/stream?pos={HARD}&time=0.2"));
+                            let mut head = String::new();
+                            reader.read_line(&mut head).unwrap();
+                            let status: u16 = head[9..12].parse().unwrap();
+                            if status == 200 {
+                                assert!(read_events(&mut reader, 100).1, "the stream ends");
+                            }
+                            status
+                        }
+                    };
+                    seen.push((kind, status));
+                }
+                seen
+            })
+        })
+        .collect();
+    let mut answered = [0usize; 4];
+    let mut refused = [0usize; 4];
+    for client in clients {
+        for (kind, status) in client.join().unwrap() {
+            match status {
+                200 => answered[kind] += 1,
+                503 if kind >= 2 => refused[kind] += 1,
+                other => panic!("request kind {kind} got status {other}"),
+            }
+        }
+    }
+    eprintln!("answered {answered:?}, refused {refused:?} (page, health, analysis, stream)");
+    assert_eq!(
+        answered[0] + answered[1],
+        CLIENTS * REQUESTS / 2,
+        "pages never wait"
+    );
+    assert!(
+        answered[2] > 0 && answered[3] > 0,
+        "{answered:?} {refused:?}"
+    );
+    // The table (600 MiB) and the rest: nothing grows with the clients.
+    let resident = resident_kib(server.child.id());
+    eprintln!("{resident} kB resident");
+    assert!(
+        resident < (600 + 200) * 1024,
+        "{resident} kB resident after {} requests",
+        CLIENTS * REQUESTS
+    );
+    assert_eq!(server.get("/api/health"), (200, "ok".to_owned()));
 }
 
 #[test]
