@@ -186,4 +186,24 @@ mod tests {
             .position()
             .has_four(Colour::White));
     }
+
+    proptest::proptest! {
+        /// Any text is a game or an error naming a move, never a panic; a game prints as a
+        /// move string that reads back as the same game.
+        #[test]
+        fn any_text_is_a_game_or_an_error(text in "[1-8 x]{0,50}|\\PC{0,20}") {
+            match text.parse::<ClassicRecord>() {
+                Ok(game) => {
+                    let printed = game.to_string();
+                    let again: ClassicRecord = printed.parse().unwrap();
+                    proptest::prop_assert_eq!(again.moves(), game.moves());
+                    proptest::prop_assert_eq!(again.to_string(), printed);
+                    proptest::prop_assert!(
+                        game.moves().len() == text.chars().filter(|c| !c.is_whitespace()).count()
+                    );
+                }
+                Err(error) => proptest::prop_assert!(!error.to_string().is_empty()),
+            }
+        }
+    }
 }

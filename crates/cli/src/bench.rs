@@ -13,8 +13,8 @@ use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, PositionGene
 use score4_board::GameRecord;
 use score4_engine::{LeafArea, Record, Setting, TableError, TranspositionTable};
 
-use crate::size::format_bytes;
 use crate::{BenchArgs, BenchCommand, EXIT_BAD_INPUT};
+use score4_engine::format_bytes;
 
 /// Runs `score4 bench` or `score4 bench plot`.
 pub fn run(args: BenchArgs) -> ExitCode {

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use score4_engine::{format_minimum, EngineError, Memory, Setting, Settings, TableError};
 
-use crate::size::format_bytes;
 use crate::EXIT_BAD_INPUT;
+use score4_engine::format_bytes;
 
 /// The option a setting comes from.
 pub fn option_of(setting: Setting) -> &'static str {

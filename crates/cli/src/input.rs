@@ -163,11 +163,9 @@ fn read_lines<G, E>(
             source,
         })?;
         let line = String::from_utf8_lossy(&line);
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
+        let Some(moves) = score4_input::position_word(&line) else {
             continue;
-        }
-        let moves = trimmed.split_whitespace().next().unwrap_or_default();
+        };
         let entry = Entry {
             origin: Origin::Line(i + 1),
             text: moves.to_string(),

@@ -16,7 +16,7 @@ mod prove;
 mod serve;
 mod show;
 mod signals;
-mod size;
+
 mod solve;
 mod store_command;
 
@@ -137,14 +137,14 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
     /// Size of the shared table of bounds (at least 521 MiB in 3-D).
-    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
+    #[arg(long, default_value = "1GiB", value_parser = score4_input::parse_bytes)]
     memory: u64,
     /// Analyses running at once; a request beyond them gets 503 (default: one per physical
     /// core).
     #[arg(long, value_parser = parse_threads)]
     max_analyses: Option<usize>,
     /// The longest time an analysis may ask for (a longer `time` is cut to it).
-    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    #[arg(long, default_value = "30s", value_parser = score4_input::parse_duration)]
     max_time: std::time::Duration,
     #[command(flatten)]
     book: BookArgs,
@@ -185,7 +185,7 @@ pub struct SolveArgs {
     memory: Option<MemoryChoice>,
     /// Size of the transposition table, instead of --memory (with several threads the tree may
     /// take an eighth of this on top, and at least 64 MiB).
-    #[arg(long, value_parser = size::parse_bytes)]
+    #[arg(long, value_parser = score4_input::parse_bytes)]
     tt_size: Option<u64>,
     /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
     /// report's), new (always overwrite) or big (keep the bigger subtree).
@@ -211,12 +211,12 @@ pub struct SolveArgs {
     progress: progress::ProgressMode,
     /// Time between two progress reports in plain and JSON form (the live line is redrawn
     /// four times a second).
-    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, default_value = "10s", value_parser = score4_input::parse_duration)]
     progress_every: std::time::Duration,
     /// Give up each position still unsolved after this time (30s, 5m, 1h 30m; a bare number is
     /// seconds): its row says "unknown" with what was proven of its score, and the run goes on
     /// with the next (exit code 0: the rows say which are unknown).
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = score4_input::parse_duration)]
     time_limit: Option<std::time::Duration>,
     /// Solve every legal move of each position instead of the position itself: one row per
     /// move, the position's moves followed by the move's column, valued for the player who
@@ -257,7 +257,7 @@ pub struct CertifyArgs {
     top_only: bool,
     /// Size of the transposition table the search uses to choose moves; with --store and
     /// several threads, the size of each thread's table.
-    #[arg(long, default_value = "1GiB", value_parser = size::parse_bytes)]
+    #[arg(long, default_value = "1GiB", value_parser = score4_input::parse_bytes)]
     memory: u64,
     /// With --store, parts written at once, each by a thread with its own table (default 1).
     #[arg(long, default_value_t = 1, value_parser = parse_threads, requires = "store")]
@@ -305,20 +305,20 @@ pub struct ProveArgs {
     memory: Option<MemoryChoice>,
     /// The longest a job is searched before it is split into its children: at most this much
     /// work per thread is lost to a kill.
-    #[arg(long, default_value = "60s", value_parser = parse_duration)]
+    #[arg(long, default_value = "60s", value_parser = score4_input::parse_duration)]
     checkpoint: std::time::Duration,
     /// Progress on standard error: plain lines (auto, bar and plain), JSON objects, or none.
     #[arg(long, value_enum, default_value = "auto")]
     progress: progress::ProgressMode,
     /// Time between two progress reports.
-    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, default_value = "10s", value_parser = score4_input::parse_duration)]
     progress_every: std::time::Duration,
     /// The final report as one JSON object.
     #[arg(long)]
     json: bool,
     /// End the run cleanly after this long (a last commit, exit 0, the value still open if not
     /// proven): for a job's time limit on a cluster, so that the next job resumes.
-    #[arg(long, value_parser = parse_duration)]
+    #[arg(long, value_parser = score4_input::parse_duration)]
     stop_after: Option<std::time::Duration>,
 }
 
@@ -356,7 +356,7 @@ pub struct AnalyzeArgs {
     /// The moves that reach the position, e.g. 0FC3484B7 (empty: the empty board).
     moves: String,
     /// Time for the whole analysis (10s, 1m 30s; a bare number is seconds).
-    #[arg(long, default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, default_value = "10s", value_parser = score4_input::parse_duration)]
     time: std::time::Duration,
     /// One JSON object instead of the table.
     #[arg(long)]
@@ -364,7 +364,7 @@ pub struct AnalyzeArgs {
     /// Size of the transposition table of bounds (default 1GiB; 16MiB for the classic game,
     /// whose keys stay exact in any table; in 3-D at least 521 MiB for twobig, 261 MiB for new
     /// and big).
-    #[arg(long, value_parser = size::parse_bytes)]
+    #[arg(long, value_parser = score4_input::parse_bytes)]
     tt_size: Option<u64>,
     /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
     /// report's), new (always overwrite) or big (keep the bigger subtree).
@@ -394,14 +394,14 @@ pub struct PlayArgs {
     #[arg(long, value_enum, default_value = "x")]
     human: Humans,
     /// score4's time per move (2s, 500ms; a bare number is seconds).
-    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    #[arg(long, default_value = "2s", value_parser = score4_input::parse_duration)]
     time: std::time::Duration,
     /// Moves already played before the game starts here (they cannot be undone).
     #[arg(long)]
     start: Option<String>,
     /// Size of the transposition table of bounds, kept for the whole game (default 1GiB; 16MiB
     /// for the classic game).
-    #[arg(long, value_parser = size::parse_bytes)]
+    #[arg(long, value_parser = score4_input::parse_bytes)]
     tt_size: Option<u64>,
     /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
     /// report's), new (always overwrite) or big (keep the bigger subtree).
@@ -434,11 +434,11 @@ pub struct BenchArgs {
     positions: usize,
     /// Time limit per difficulty, table set-up included (600s, 10m, 1h 30m; a bare number is
     /// seconds).
-    #[arg(long, default_value = "600s", value_parser = parse_duration)]
+    #[arg(long, default_value = "600s", value_parser = score4_input::parse_duration)]
     time_limit: std::time::Duration,
     /// Size of the transposition table (B, KiB, MiB, GiB or TiB), fresh for each difficulty
     /// (default: 1GiB; with --game classic 16MiB, which stays in the processor's cache).
-    #[arg(long, value_parser = size::parse_bytes)]
+    #[arg(long, value_parser = score4_input::parse_bytes)]
     tt_size: Option<u64>,
     /// Replacement scheme of the transposition table: twobig (two entries per bucket, the
     /// report's), new (always overwrite) or big (keep the bigger subtree).
@@ -519,20 +519,6 @@ fn parse_positions(text: &str) -> Result<usize, String> {
     }
 }
 
-fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
-    let duration = match text.trim().parse::<f64>() {
-        Ok(seconds) if seconds.is_finite() && seconds >= 0.0 => {
-            std::time::Duration::from_secs_f64(seconds)
-        }
-        Ok(_) => return Err(format!("{text:?} is not a duration")),
-        Err(_) => humantime::parse_duration(text).map_err(|error| format!("{text:?}: {error}"))?,
-    };
-    if duration.is_zero() {
-        return Err("the duration must be positive".to_owned());
-    }
-    Ok(duration)
-}
-
 /// The modes, listed in `--help` and in the error for a bad one.
 fn mode_parser() -> impl TypedValueParser<Value = Mode> {
     clap::builder::PossibleValuesParser::new(["first-wins", "wdl", "exact"])
@@ -558,14 +544,14 @@ fn parse_memory(text: &str) -> Result<MemoryChoice, String> {
     if text.trim().eq_ignore_ascii_case("all") {
         return Ok(MemoryChoice::All);
     }
-    size::parse_bytes(text)
+    score4_input::parse_bytes(text)
         .map(MemoryChoice::Bytes)
         .map_err(|error| format!("{error} (or all)"))
 }
 
 /// A size (`64MiB`), or `auto` / `off` as `LeafArea` reads them.
 fn parse_leaf_area(text: &str) -> Result<LeafArea, String> {
-    size::parse_bytes(text)
+    score4_input::parse_bytes(text)
         .map(LeafArea::Bytes)
         .or_else(|error| text.parse().map_err(|_| format!("{error} (or auto, off)")))
 }

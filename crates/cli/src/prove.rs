@@ -13,9 +13,9 @@ use score4_store::{Run, Store, StoreError};
 use crate::input::parse_game;
 use crate::progress::{elapsed_text, ProgressMode};
 use crate::signals::{exit_code, signal_name, StopSignals};
-use crate::size::format_bytes;
 use crate::solve::counted;
 use crate::{MemoryChoice, ProveArgs, EXIT_BAD_INPUT};
+use score4_engine::format_bytes;
 
 /// The exit code for a store error: bad input for a file that is not a usable store, 1 for a
 /// failure of the machine (a full disk, a read-only file).

@@ -19,9 +19,9 @@ use crate::engine_error::{explain_engine_error, Purpose};
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::progress::{Heartbeat, ProgressMode, Reporter};
 use crate::signals::{signal_name, StopSignals};
-use crate::size::format_bytes;
 use crate::{MemoryChoice, SolveArgs};
 use score4_bench::report::count;
+use score4_engine::format_bytes;
 
 /// One JSON line per position (docs/RULES.md, "The JSON line").
 #[derive(serde::Serialize)]

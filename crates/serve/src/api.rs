@@ -79,14 +79,16 @@ pub fn router(state: Arc<ServeState>) -> Router {
         .with_state(state)
 }
 
-/// A request's position and time, or its error response.
-struct Request {
-    game: GameRecord,
-    time: Duration,
+/// What an analysis request asks for: a position whose game goes on, and the time to spend.
+#[derive(Debug)]
+pub struct AnalysisQuery {
+    pub game: GameRecord,
+    pub time: Duration,
 }
 
 /// A refused request: its status and what was wrong, sent as `{"error": ...}`.
-struct ApiError(StatusCode, String);
+#[derive(Debug)]
+pub struct ApiError(pub StatusCode, pub String);
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
@@ -100,8 +102,9 @@ fn error(status: StatusCode, message: impl Into<String>) -> ApiError {
 
 /// Reads `pos` (moves `0`–`F`; empty or `-` for the empty board) and `time` (seconds, default
 /// and cap from the config) from the query.
-fn read_query(query: Option<String>, config: &ServeConfig) -> Result<Request, ApiError> {
-    let query = query.unwrap_or_default();
+///
+/// Anything is read to a query or an error (400 or 413), never a panic: `fuzz/` tries it.
+pub fn parse_query(query: &str, config: &ServeConfig) -> Result<AnalysisQuery, ApiError> {
     if query.len() > MAX_QUERY_BYTES {
         return Err(error(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -151,7 +154,7 @@ fn read_query(query: Option<String>, config: &ServeConfig) -> Result<Request, Ap
             }
         },
     };
-    Ok(Request {
+    Ok(AnalysisQuery {
         game,
         time: time.min(config.max_time),
     })
@@ -181,8 +184,8 @@ async fn take_slot(state: &ServeState) -> Result<OwnedSemaphorePermit, ApiError>
 async fn admit(
     state: &ServeState,
     query: Option<String>,
-) -> Result<(Request, OwnedSemaphorePermit), ApiError> {
-    let request = read_query(query, &state.config)?;
+) -> Result<(AnalysisQuery, OwnedSemaphorePermit), ApiError> {
+    let request = parse_query(query.as_deref().unwrap_or_default(), &state.config)?;
     Ok((request, take_slot(state).await?))
 }
 
@@ -300,5 +303,67 @@ async fn proof(State(state): State<Arc<ServeState>>) -> Response {
             "reading the store failed",
         )
         .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> ServeConfig {
+        ServeConfig {
+            max_analyses: 1,
+            max_time: Duration::from_secs(30),
+            default_time: Duration::from_secs(1),
+        }
+    }
+
+    #[test]
+    fn queries_are_read_or_refused_with_their_status() {
+        let query = parse_query("pos=0fc3&time=2.5", &config()).unwrap();
+        assert_eq!(query.game.to_string(), "0FC3");
+        assert_eq!(query.time, Duration::from_millis(2500));
+        assert_eq!(
+            parse_query("time=99", &config()).unwrap().time,
+            Duration::from_secs(30)
+        );
+        assert_eq!(
+            parse_query("", &config()).unwrap().time,
+            Duration::from_secs(1)
+        );
+        for (query, status) in [
+            ("pos=0G", 400),
+            ("time=0", 400),
+            ("time=inf", 400),
+            ("time=NaN", 400),
+            ("colour=red", 400),
+            ("pos", 400),
+        ] {
+            let refused = parse_query(query, &config()).unwrap_err();
+            assert_eq!(refused.0.as_u16(), status, "{query}: {}", refused.1);
+        }
+        let long = "pos=".to_owned() + &"0".repeat(300);
+        assert_eq!(parse_query(&long, &config()).unwrap_err().0.as_u16(), 413);
+    }
+
+    proptest::proptest! {
+        /// Any query is read or refused with 400 or 413, never a panic; what is read is a game
+        /// that goes on and a time within the cap.
+        #[test]
+        fn any_query_is_read_or_refused(
+            query in "(pos=[0-9a-fA-F -]{0,70}|time=[0-9.e+-]{0,12}|[a-z=&%]{0,12})(&(pos|time)=[0-9A-Fa-z.]{0,20}){0,3}|\\PC{0,300}"
+        ) {
+            match parse_query(&query, &config()) {
+                Ok(read) => {
+                    proptest::prop_assert!(read.time > Duration::ZERO);
+                    proptest::prop_assert!(read.time <= Duration::from_secs(30));
+                    proptest::prop_assert_eq!(read.game.outcome(), Outcome::Ongoing);
+                }
+                Err(ApiError(status, message)) => {
+                    proptest::prop_assert!(matches!(status.as_u16(), 400 | 413));
+                    proptest::prop_assert!(!message.is_empty());
+                }
+            }
+        }
     }
 }

@@ -11,4 +11,4 @@ mod api;
 mod assets;
 mod json;
 
-pub use api::{router, ProofStatus, ServeConfig, ServeState};
+pub use api::{parse_query, router, AnalysisQuery, ApiError, ProofStatus, ServeConfig, ServeState};

@@ -30,8 +30,6 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
-pub use score4_engine::format_bytes;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +46,23 @@ mod tests {
             .contains("unknown size unit"));
         assert!(parse_bytes("GiB").is_err());
         assert!(parse_bytes("0").is_err());
-        assert_eq!(format_bytes(1 << 30), "1.0 GiB");
+    }
+
+    proptest::proptest! {
+        /// Anything is a size or a message, never a panic; a size is in range and its byte
+        /// count reads back as itself.
+        #[test]
+        fn any_text_is_a_size_or_an_error(text in "\\PC{0,24}") {
+            if let Ok(bytes) = parse_bytes(&text) {
+                proptest::prop_assert!((1..=1u64 << 50).contains(&bytes));
+                proptest::prop_assert_eq!(parse_bytes(&format!("{bytes}B")), Ok(bytes));
+            }
+        }
+
+        #[test]
+        fn every_byte_count_reads_back(bytes in 1u64..=1 << 50) {
+            proptest::prop_assert_eq!(parse_bytes(&bytes.to_string()), Ok(bytes));
+            proptest::prop_assert_eq!(parse_bytes(&format!("{bytes} B")), Ok(bytes));
+        }
     }
 }
