@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use score4_board::{GameRecord, Outcome, Position};
 use score4_engine::{
-    Engine, EngineError, LeafArea, Memory, Mode, Replacement, SearchStats, Settings,
+    Engine, EngineError, LeafArea, Memory, Mode, Replacement, SearchStats, Settings, StopHandle,
 };
 use serde::{Deserialize, Serialize};
 
@@ -316,11 +316,13 @@ pub fn read_set(path: &Path, count: usize) -> Result<Vec<GameRecord>, BenchError
 /// told after every solved position. The engine solves them: one thread runs the sequential
 /// solver; more run the parallel solver on each position in turn, with a tree of up to an
 /// eighth of the table's size (at least [`score4_engine::MIN_TREE_BYTES`]), and its nodes are
-/// the sum over the workers.
+/// the sum over the workers. `on_engine` gets the engine's stop handle once it is made: a stop
+/// ends the difficulty like its time limit, its seconds then those spent.
 pub fn run_difficulty(
     difficulty: u32,
     games: &[GameRecord],
     config: &BenchConfig,
+    on_engine: impl FnOnce(StopHandle),
     mut progress: impl FnMut(&Progress),
 ) -> Result<DifficultyResult, BenchError> {
     let start = Instant::now();
@@ -335,6 +337,7 @@ pub fn run_difficulty(
         ..Settings::new(Mode::FirstWins, Memory::Table(config.table_bytes))
     };
     let engine = Engine::<Position>::new(settings)?;
+    on_engine(engine.stop_handle());
     let setup = start.elapsed();
     let setup_seconds = setup.as_secs_f64();
     let mut total = SearchStats::default();
@@ -369,7 +372,8 @@ pub fn run_difficulty(
         });
     }
     let finished = solved == games.len();
-    let seconds = if finished {
+    // Stopped before the time limit (a signal): the time spent, not the limit.
+    let seconds = if finished || Instant::now() < deadline {
         start.elapsed().as_secs_f64()
     } else {
         config.time_limit_seconds

@@ -2,17 +2,19 @@
 //! as a table beside the board or as JSON.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use score4_engine::{
-    physical_cores, Analysis, Colour, Engine, Game, Memory, Mode, MoveValue, Record, Replacement,
-    Settings,
+    physical_cores, Analysis, Colour, Engine, Game, Memory, Mode, Monitor, MoveValue, Record,
+    Replacement, Settings,
 };
 
 use crate::book::{open_book, Book};
 use crate::engine_error::{explain_engine_error, Purpose};
 use crate::input::{parse_game, InputError};
 use crate::show::heading;
+use crate::signals::{exit_code, signal_name, StopSignals};
 use crate::{AnalyzeArgs, BookArgs, EXIT_BAD_INPUT};
 
 /// An engine with a table of bounds of `bytes` (default: the game's
@@ -140,6 +142,9 @@ struct JsonAnalysis<'a> {
     principal_variation: String,
     proven_variation: bool,
     seconds: f64,
+    /// `SIGINT` or `SIGTERM` when a signal cut the analysis short.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped_by: Option<&'static str>,
 }
 
 fn json_move<C: std::fmt::Display>(m: &score4_engine::MoveAnalysis<C>) -> JsonMove {
@@ -234,13 +239,21 @@ pub fn run<R: Record>(args: AnalyzeArgs) -> ExitCode {
         Ok(game) => game,
         Err(code) => return code,
     };
+    // Ctrl-C or SIGTERM (caught from before the table is made) cuts the analysis short: what it found by then is printed, marked as
+    // stopped, and the exit code is 130 or 143.
+    let monitor = Arc::new(Monitor::default());
+    let signals = {
+        let monitor = Arc::clone(&monitor);
+        StopSignals::catch("score4 analyze", move || monitor.stop())
+    };
     let engine = match analysis_engine::<R>("analyze", args.tt_size, args.replacement, &args.book) {
         Ok(engine) => engine,
         Err(code) => return code,
     };
     let start = Instant::now();
-    let analysis = engine.analyze(game.position(), args.time);
+    let analysis = engine.analyze_watched(game.position(), args.time, &monitor);
     let seconds = start.elapsed().as_secs_f64();
+    let stopped = signals.received();
     if args.json {
         let json = JsonAnalysis {
             position: &game.to_string(),
@@ -250,17 +263,25 @@ pub fn run<R: Record>(args: AnalyzeArgs) -> ExitCode {
             principal_variation: line_text(&analysis.principal_variation),
             proven_variation: analysis.proven_variation,
             seconds,
+            stopped_by: stopped.map(signal_name),
         };
         println!("{}", serde_json::to_string(&json).expect("serialisable"));
     } else {
         println!("{}", heading(&game));
         print!("{}", report(&game, &analysis));
         println!(
-            "analysed in {seconds:.2} s (budget {})",
-            humantime::format_duration(round(args.time))
+            "analysed in {seconds:.2} s (budget {}){}",
+            humantime::format_duration(round(args.time)),
+            match stopped {
+                Some(signal) => format!(", stopped by {}", signal_name(signal)),
+                None => String::new(),
+            }
         );
     }
-    ExitCode::SUCCESS
+    match stopped {
+        Some(signal) => exit_code(signal),
+        None => ExitCode::SUCCESS,
+    }
 }
 
 /// `duration` to whole milliseconds, for printing.

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
@@ -11,8 +12,9 @@ use score4_bench::protocol::{read_set, run_difficulty, set_path};
 use score4_bench::report::count;
 use score4_bench::{plot, report, BenchConfig, BenchError, BenchRun, PositionGenerator, Progress};
 use score4_board::GameRecord;
-use score4_engine::{LeafArea, Record, Setting, TableError, TranspositionTable};
+use score4_engine::{LeafArea, Record, Setting, StopHandle, TableError, TranspositionTable};
 
+use crate::signals::{exit_code, signal_name, StopSignals};
 use crate::{BenchArgs, BenchCommand, EXIT_BAD_INPUT};
 use score4_engine::format_bytes;
 
@@ -146,15 +148,43 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         }
     );
     println!("{}", report::table_header());
+    // Ctrl-C or SIGTERM stops the difficulty under way: its row (the positions solved by then)
+    // and the files are written, then the run ends with 130 or 143.
+    let running: Arc<Mutex<Option<StopHandle>>> = Arc::default();
+    let signals = {
+        let running = Arc::clone(&running);
+        StopSignals::catch("score4 bench", move || {
+            if let Some(stop) = running.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+                stop.stop();
+            }
+        })
+    };
     for (difficulty, games) in &sets {
+        if signals.received().is_some() {
+            break;
+        }
         let bar = progress_bar(*difficulty, games.len(), args.time_limit);
-        let result = run_difficulty(*difficulty, games, &run.config, |progress: &Progress| {
-            bar.set_position(progress.solved as u64);
-            bar.set_message(format!(
-                "{:.2} M nodes/s",
-                progress.nodes_per_second() / 1e6
-            ));
-        });
+        let on_engine = |stop: StopHandle| {
+            let mut slot = running.lock().unwrap_or_else(|e| e.into_inner());
+            // A signal that came while the table was being set up stops this engine too.
+            if signals.received().is_some() {
+                stop.stop();
+            }
+            *slot = Some(stop);
+        };
+        let result = run_difficulty(
+            *difficulty,
+            games,
+            &run.config,
+            on_engine,
+            |progress: &Progress| {
+                bar.set_position(progress.solved as u64);
+                bar.set_message(format!(
+                    "{:.2} M nodes/s",
+                    progress.nodes_per_second() / 1e6
+                ));
+            },
+        );
         bar.finish_and_clear();
         let result = match result {
             Ok(result) => result,
@@ -183,6 +213,24 @@ fn run_protocol(args: BenchArgs) -> ExitCode {
         if out_of_time && args.stop_at_frontier {
             break;
         }
+    }
+    if let Some(signal) = signals.received() {
+        let last = run.difficulties.last();
+        eprintln!(
+            "score4 bench: stopped by {}{}; the rows above are as measured{}",
+            signal_name(signal),
+            last.filter(|result| !result.finished)
+                .map(|result| format!(
+                    " during difficulty {} ({} of {} solved)",
+                    result.difficulty, result.solved, result.asked
+                ))
+                .unwrap_or_default(),
+            match &args.out {
+                Some(out) => format!(", saved in {}", out.display()),
+                None => String::new(),
+            }
+        );
+        return exit_code(signal);
     }
     println!("{}", report::frontier_line(&run));
     for result in &run.difficulties {

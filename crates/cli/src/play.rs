@@ -8,14 +8,16 @@
 //! and the game goes on; the exit code is then 2 at the end. The game record is printed last,
 //! in the notation that `solve` and `analyze` read.
 
-use std::io::BufRead;
+use std::io::{BufRead, Write};
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
 
 use score4_bench::report::count;
 use score4_engine::{Choice, Colour, Game, Outcome, Record};
 
 use crate::analyze::{analysis_engine, line_text, ongoing_game, value_sentence};
 use crate::show::threat_lines;
+use crate::signals::{signal_name, StopSignals};
 use crate::{Humans, PlayArgs, EXIT_BAD_INPUT};
 
 /// Whether `colour` is played by a human.
@@ -57,6 +59,23 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
         Ok(game) => game,
         Err(code) => return code,
     };
+    // Ctrl-C or SIGTERM, while score4 thinks or a person types: the game so far is printed as
+    // at the end, and the exit code is 130 or 143.
+    let so_far = Arc::new(Mutex::new(game.clone()));
+    let _signals = {
+        let so_far = Arc::clone(&so_far);
+        StopSignals::catch_with_signal("score4 play", move |signal| {
+            let game = so_far.lock().unwrap_or_else(|e| e.into_inner());
+            println!(
+                "\nresult: stopped by {}, {} to move",
+                signal_name(signal),
+                game.mover().symbol()
+            );
+            println!("record: {game}");
+            let _ = std::io::stdout().flush();
+            std::process::exit(128 + signal);
+        })
+    };
     let engine = match analysis_engine::<R>("play", args.tt_size, args.replacement, &args.book) {
         Ok(engine) => engine,
         Err(code) => return code,
@@ -68,6 +87,7 @@ pub fn run<R: Record>(args: PlayArgs) -> ExitCode {
     let mut bad = 0u32;
     print!("{}", game.board_text());
     'game: while game.outcome() == Outcome::Ongoing {
+        *so_far.lock().unwrap_or_else(|e| e.into_inner()) = game.clone();
         let mover = game.mover();
         if !is_human(args.human, mover) {
             let choice = player.choose(game.position());

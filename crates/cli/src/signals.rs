@@ -17,6 +17,11 @@ impl StopSignals {
     /// Catches SIGINT and SIGTERM from now on: the first calls `stop`, a second one ends the
     /// process. If they cannot be caught, says so and leaves them as they are.
     pub fn catch(command: &str, stop: impl Fn() + Send + 'static) -> StopSignals {
+        StopSignals::catch_with_signal(command, move |_| stop())
+    }
+
+    /// [`Self::catch`], `stop` told which signal came.
+    pub fn catch_with_signal(command: &str, stop: impl Fn(i32) + Send + 'static) -> StopSignals {
         let received = Arc::new(AtomicI32::new(0));
         let seen = Arc::clone(&received);
         match signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
@@ -24,7 +29,7 @@ impl StopSignals {
                 std::thread::spawn(move || {
                     for signal in signals.forever() {
                         if seen.compare_exchange(0, signal, SeqCst, SeqCst).is_ok() {
-                            stop();
+                            stop(signal);
                         } else {
                             let _ = signal_hook::low_level::emulate_default_handler(signal);
                         }
