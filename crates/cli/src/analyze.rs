@@ -11,7 +11,7 @@ use score4_engine::{
 };
 
 use crate::book::{open_book, Book};
-use crate::engine_error::{explain_engine_error, Purpose};
+use crate::engine_error::{explain_engine_error, note_page_size, Purpose};
 use crate::input::{parse_game, InputError};
 use crate::show::heading;
 use crate::signals::{exit_code, signal_name, StopSignals};
@@ -34,8 +34,10 @@ pub fn analysis_engine<R: Record>(
         book: book.as_ref().and_then(Book::for_search),
         ..Settings::new(Mode::Exact, Memory::Table(bytes)).threads(physical_cores())
     };
-    Engine::new(settings.clone())
-        .map_err(|error| explain_engine_error(&command, &error, &settings, Purpose::Analysis))
+    let engine = Engine::new(settings.clone())
+        .map_err(|error| explain_engine_error(&command, &error, &settings, Purpose::Analysis))?;
+    note_page_size(&command, engine.table());
+    Ok(engine)
 }
 
 /// The game to analyse or play from, or the message and exit code for the user: it must be

@@ -117,3 +117,22 @@ pub fn engine_error_text(error: &EngineError, settings: &Settings, purpose: Purp
         _ => format!("{option}: {error} ({for_what})"),
     }
 }
+
+/// Says once per process, on standard error, that a table of `bytes` is on normal pages: the
+/// kernel has transparent huge pages off (or refused the advice), so the table runs with more
+/// TLB misses (docs/PERFORMANCE.md, "Huge pages"). Nothing to say for a table of a few pages.
+pub fn note_page_size(command: &str, table: &score4_engine::TranspositionTable) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    let bytes = table.bytes();
+    if table.huge_pages() || bytes < 64 << 20 {
+        return;
+    }
+    SAID.call_once(|| {
+        eprintln!(
+            "{command}: note: the table ({}) is on normal pages, not huge pages (transparent \
+             huge pages are off: /sys/kernel/mm/transparent_hugepage/enabled); it works, a \
+             little slower",
+            format_bytes(bytes)
+        )
+    });
+}

@@ -136,8 +136,9 @@ pub struct ServeArgs {
     /// The address to listen on (port 0: any free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
-    /// Size of the shared table of bounds (at least 521 MiB in 3-D).
-    #[arg(long, default_value = "1GiB", value_parser = score4_input::parse_bytes)]
+    /// Size of the shared table of bounds (at least 521 MiB in 3-D); `--tt-size` as in analyze
+    /// and play.
+    #[arg(long, visible_alias = "tt-size", default_value = "1GiB", value_parser = score4_input::parse_bytes)]
     memory: u64,
     /// Analyses running at once; a request beyond them gets 503 (default: one per physical
     /// core).

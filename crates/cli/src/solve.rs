@@ -15,7 +15,7 @@ use score4_engine::{
 
 use crate::analyze::signed;
 use crate::book::{open_book, Book};
-use crate::engine_error::{explain_engine_error, Purpose};
+use crate::engine_error::{explain_engine_error, note_page_size, Purpose};
 use crate::input::{finish_run, report_bad_entry, Entry, Source};
 use crate::progress::{Heartbeat, ProgressMode, Reporter};
 use crate::signals::{signal_name, StopSignals};
@@ -325,6 +325,7 @@ pub fn run<R: Record>(args: SolveArgs) -> ExitCode {
         Ok(engine) => engine,
         Err(error) => return explain_engine_error(&command, &error, &settings, Purpose::Solve),
     };
+    note_page_size(&command, engine.table());
     let stop = engine.stop_handle();
     let signals = StopSignals::catch(&command, move || stop.stop());
     let threads = engine.settings().threads;

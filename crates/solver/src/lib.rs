@@ -45,7 +45,7 @@ pub mod table;
 
 pub use best_first::BestFirst;
 pub use book::Book;
-pub use memory::{format_bytes, format_minimum};
+pub use memory::{format_bytes, format_minimum, memory_ceiling, MemoryCeiling};
 pub use score::{narrow, Mode, ScoreRange, Valuation};
 pub use score4_game::Game;
 pub use search::{examine, examine_at_least, Examined, Monitor, SearchStats, Solution, Solver};

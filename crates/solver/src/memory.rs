@@ -48,6 +48,99 @@ mod sys {
     }
 }
 
+/// Whether the kernel's transparent huge pages are switched off (`[never]`).
+#[cfg(target_os = "linux")]
+fn huge_pages_disabled() -> bool {
+    std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled")
+        .is_ok_and(|setting| setting.contains("[never]"))
+}
+
+/// The most memory this process may have, and what sets it: the machine's memory, the
+/// process's control group (`memory.max`, cgroup v2, or `memory.limit_in_bytes`, v1) or its
+/// address-space limit (`ulimit -v`), whichever is least; `None` where none can be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemoryCeiling {
+    /// Bytes.
+    pub bytes: u64,
+    /// What sets it, for messages: `this machine's memory`, `the control group's limit`,
+    /// `the address-space limit (ulimit -v)`.
+    pub source: &'static str,
+    /// What a table could have: three quarters of the ceiling or of the memory available now,
+    /// whichever is less.
+    pub usable: u64,
+}
+
+/// Reads the memory ceiling ([`MemoryCeiling`]).
+pub fn memory_ceiling() -> Option<MemoryCeiling> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok();
+    let meminfo_field = |name: &str| -> Option<u64> {
+        let line = meminfo.as_deref()?.lines().find(|l| l.starts_with(name))?;
+        line.split_whitespace()
+            .nth(1)?
+            .parse::<u64>()
+            .ok()?
+            .checked_mul(1024)
+    };
+    let mut limits: Vec<(u64, &'static str)> = Vec::new();
+    if let Some(total) = meminfo_field("MemTotal:") {
+        limits.push((total, "this machine's memory"));
+    }
+    if let Some(group) = cgroup_limit() {
+        limits.push((group, "the control group's memory limit"));
+    }
+    if let Some(address_space) = address_space_limit() {
+        limits.push((address_space, "the address-space limit (ulimit -v)"));
+    }
+    let (bytes, source) = limits.into_iter().min_by_key(|&(bytes, _)| bytes)?;
+    let available = meminfo_field("MemAvailable:").unwrap_or(bytes).min(bytes);
+    Some(MemoryCeiling {
+        bytes,
+        source,
+        usable: available / 4 * 3,
+    })
+}
+
+/// The memory limit of this process's control group, if it has one.
+fn cgroup_limit() -> Option<u64> {
+    let membership = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    for line in membership.lines() {
+        // v2: `0::/path`; v1: `N:memory:/path` (or a list of controllers holding `memory`).
+        let mut fields = line.splitn(3, ':');
+        let (_, controllers, path) = (fields.next()?, fields.next()?, fields.next()?);
+        let file = if controllers.is_empty() {
+            format!("/sys/fs/cgroup{path}/memory.max")
+        } else if controllers.split(',').any(|c| c == "memory") {
+            format!("/sys/fs/cgroup/memory{path}/memory.limit_in_bytes")
+        } else {
+            continue;
+        };
+        let Ok(text) = std::fs::read_to_string(file) else {
+            continue;
+        };
+        // `max` (v2) or a huge number (v1) means no limit.
+        return text
+            .trim()
+            .parse::<u64>()
+            .ok()
+            .filter(|&bytes| bytes < 1 << 60);
+    }
+    None
+}
+
+/// The address-space limit of this process (`ulimit -v`), if set.
+fn address_space_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    // `Max address space   SOFT   HARD   bytes`; `unlimited` reads as none.
+    line["Max address space".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 impl AtomicBlock {
     /// A block of `len` zeroed words, or `None` if the memory cannot be had.
     #[cfg(target_os = "linux")]
@@ -71,7 +164,9 @@ impl AtomicBlock {
         let base = base as *mut u8;
         let start = base.wrapping_add(base.align_offset(HUGE_PAGE));
         // SAFETY: [start, start + bytes) lies inside the mapping just made.
-        let huge_pages = unsafe { sys::madvise(start as *mut _, bytes, sys::MADV_HUGEPAGE) } == 0;
+        let advised = unsafe { sys::madvise(start as *mut _, bytes, sys::MADV_HUGEPAGE) } == 0;
+        // With transparent huge pages set to `never` the advice is taken and ignored.
+        let huge_pages = advised && !huge_pages_disabled();
         let block = AtomicBlock {
             ptr: start as *mut AtomicU64,
             len,

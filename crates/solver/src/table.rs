@@ -308,6 +308,15 @@ pub enum TableError {
         /// Bytes asked for.
         bytes: u64,
     },
+    /// More than this process may ever have (the machine's memory, its control group's limit or
+    /// its address-space limit): refused before anything is allocated, rather than let the
+    /// kernel's out-of-memory killer end the run later.
+    OverCeiling {
+        /// Bytes asked for.
+        bytes: u64,
+        /// The limit and what sets it.
+        ceiling: crate::memory::MemoryCeiling,
+    },
 }
 
 impl fmt::Display for TableError {
@@ -337,6 +346,14 @@ impl fmt::Display for TableError {
             TableError::LeafAreaNeedsBoardKeys { key_width } => write!(
                 f,
                 "a near-leaf area needs the 3-D game's 80-bit table keys, not {key_width}-bit keys"
+            ),
+            TableError::OverCeiling { bytes, ceiling } => write!(
+                f,
+                "a table of {} is more than {} allows ({}); at most about {} could be used",
+                format_bytes(*bytes),
+                ceiling.source,
+                format_bytes(ceiling.bytes),
+                format_bytes(ceiling.usable)
             ),
             TableError::OutOfMemory { bytes } => {
                 write!(
@@ -629,6 +646,11 @@ impl TranspositionTable {
             key_width,
             ..
         } = *config;
+        if let Some(ceiling) = crate::memory::memory_ceiling() {
+            if bytes > ceiling.bytes {
+                return Err(TableError::OverCeiling { bytes, ceiling });
+            }
+        }
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
         entries.touch(threads);
         let reciprocal = ((1u128 << 64) / block_buckets as u128) as u64;
