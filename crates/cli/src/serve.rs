@@ -46,7 +46,8 @@ pub fn run(args: ServeArgs) -> ExitCode {
             serde_json::to_value(report).map_err(|error| error.to_string())
         }));
     }
-    let state = Arc::new(state);
+    let (stop_sender, mut stop_receiver) = tokio::sync::watch::channel(false);
+    let state = Arc::new(state.with_shutdown(stop_receiver.clone()));
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -57,7 +58,6 @@ pub fn run(args: ServeArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let (stop_sender, mut stop_receiver) = tokio::sync::watch::channel(false);
     let signals = StopSignals::catch(command, move || {
         let _ = stop_sender.send(true);
     });

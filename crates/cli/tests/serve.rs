@@ -422,9 +422,18 @@ fn many_clients_at_once_get_answers_or_503_and_memory_stays_bounded() {
 }
 
 #[test]
-fn ctrl_c_stops_the_server_with_exit_130() {
+fn ctrl_c_stops_the_server_with_exit_130_answering_what_is_under_way() {
     let mut server = Server::start(&[]);
     assert_eq!(server.get("/api/health"), (200, "ok".to_owned()));
+    // A stream of 30 s and a plain analysis of 30 s are under way when the signal comes.
+    let mut reader = server.stream(&format!("/api/analyze/stream?pos={HARD}&time=30"));
+    let (events, _) = read_events(&mut reader, 2);
+    assert_eq!(events.len(), 2);
+    let plain = {
+        let address = server.address.clone();
+        std::thread::spawn(move || get_from(&address, &format!("/api/analyze?pos={HARD}&time=30")))
+    };
+    std::thread::sleep(Duration::from_millis(500));
     let sent = Command::new("kill")
         .args(["-INT", &server.child.id().to_string()])
         .status()
@@ -435,8 +444,15 @@ fn ctrl_c_stops_the_server_with_exit_130() {
         if let Some(status) = server.child.try_wait().unwrap() {
             break status;
         }
-        assert!(started.elapsed() < Duration::from_secs(5), "still serving");
+        assert!(started.elapsed() < Duration::from_secs(3), "still serving");
         std::thread::sleep(Duration::from_millis(50));
     };
     assert_eq!(status.code(), Some(130));
+    // Both were answered with what they had: the stream's last step and its end, the plain
+    // request's analysis.
+    let (_, done) = read_events(&mut reader, 100);
+    assert!(done, "the stream ends with done");
+    let (code, body) = plain.join().unwrap();
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("\"columns\""), "{body}");
 }

@@ -12,7 +12,7 @@ use axum::routing::get;
 use axum::{Json, Router};
 use score4_board::{GameRecord, Position};
 use score4_engine::{Engine, Monitor, MoveValue, Outcome};
-use tokio::sync::{mpsc, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{mpsc, watch, OwnedSemaphorePermit, Semaphore};
 
 use crate::assets;
 use crate::json::{document, ErrorDocument};
@@ -40,6 +40,8 @@ pub struct ServeState {
     slots: Arc<Semaphore>,
     config: ServeConfig,
     proof: Option<ProofStatus>,
+    /// Becomes true when the server is asked to stop: analyses under way end then.
+    shutdown: Option<watch::Receiver<bool>>,
 }
 
 /// Reads a proof run's status (a JSON document) or says why it cannot.
@@ -53,7 +55,15 @@ impl ServeState {
             slots: Arc::new(Semaphore::new(config.max_analyses.max(1))),
             config,
             proof: None,
+            shutdown: None,
         }
+    }
+
+    /// Ends every analysis under way when `shutdown` becomes true (the server stopping): each
+    /// answers with what it has found, a stream with its last step and `done`.
+    pub fn with_shutdown(mut self, shutdown: watch::Receiver<bool>) -> ServeState {
+        self.shutdown = Some(shutdown);
+        self
     }
 
     /// Serves `/api/proof` from `status` (a proof run's store, read at each request).
@@ -189,6 +199,16 @@ async fn admit(
     Ok((request, take_slot(state).await?))
 }
 
+/// Resolves when the server starts stopping; never without a shutdown signal.
+async fn shutting_down(shutdown: Option<watch::Receiver<bool>>) {
+    if let Some(mut shutdown) = shutdown {
+        if shutdown.wait_for(|stopping| *stopping).await.is_ok() {
+            return;
+        }
+    }
+    std::future::pending::<()>().await
+}
+
 /// Raises its monitor's stop flag when dropped.
 struct CancelOnDrop(Arc<Monitor>);
 
@@ -207,6 +227,13 @@ async fn analyze(State(state): State<Arc<ServeState>>, RawQuery(query): RawQuery
     // Dropped with this future when the client goes away: the analysis stops then.
     let cancel = CancelOnDrop(Arc::new(Monitor::default()));
     let monitor = Arc::clone(&cancel.0);
+    let on_shutdown = {
+        let (shutdown, stop) = (state.shutdown.clone(), Arc::clone(&monitor));
+        tokio::spawn(async move {
+            shutting_down(shutdown).await;
+            stop.stop();
+        })
+    };
     let done = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let started = Instant::now();
@@ -218,6 +245,7 @@ async fn analyze(State(state): State<Arc<ServeState>>, RawQuery(query): RawQuery
     })
     .await;
     drop(cancel);
+    on_shutdown.abort();
     match done {
         Ok(document) => Json(document).into_response(),
         Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the analysis failed").into_response(),
@@ -239,8 +267,12 @@ async fn analyze_stream(
     // The client going away drops the receiver: the step under way stops at once.
     let monitor = Arc::new(Monitor::default());
     let (watcher, stop) = (sender.clone(), Arc::clone(&monitor));
+    let shutdown = state.shutdown.clone();
     tokio::spawn(async move {
-        watcher.closed().await;
+        tokio::select! {
+            _ = watcher.closed() => {}
+            _ = shutting_down(shutdown) => {}
+        }
         stop.stop();
     });
     tokio::task::spawn_blocking(move || {
@@ -254,7 +286,10 @@ async fn analyze_stream(
             let analysis = state
                 .engine
                 .analyze_watched(request.game.position(), step, &monitor);
-            if monitor.is_stopped() {
+            // Stopped: the client went away (nothing to send), or the server is stopping (the
+            // step's findings, then done).
+            let stopped = monitor.is_stopped();
+            if stopped && sender.is_closed() {
                 return;
             }
             let document = document(&request.game, &analysis, started.elapsed().as_secs_f64());
@@ -270,7 +305,7 @@ async fn analyze_stream(
                 .iter()
                 .all(|entry| matches!(entry.value, MoveValue::Exact(_)));
             let left = request.time.saturating_sub(started.elapsed());
-            if exact || left.is_zero() {
+            if exact || left.is_zero() || stopped {
                 let _ = sender.blocking_send(Ok(Event::default().event("done").data("")));
                 return;
             }
