@@ -149,6 +149,13 @@ try {
   await page.waitForFunction(() => document.querySelector("#board3d").dataset.stones === "11");
   check((await page.textContent("#status")).startsWith("O to move"), "the link's side to move is wrong");
 
+  step = "score4 moves first when the person plays O";
+  await page.goto(`${url}/?play=O&time=0.5`);
+  await page.waitForFunction(() => (document.body.dataset.pos || "").length === 1, null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.body.dataset.state === "waiting");
+  check((await page.textContent("#status")).startsWith("O to move (you)"), "it is not O's turn");
+  check((await page.inputValue("#mode")) === "O", "the mode is not read from the link");
+
   step = "play a game to its end against score4";
   await page.goto(`${url}/?pos=${ENDGAME}&play=X&time=0.5`);
   await waitPos(ENDGAME);
