@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS (default 600) in turn, from its committed seeds, and prints
+# run-all.sh [SECONDS [TARGET...]]: runs every fuzz target (or those named) for SECONDS (default
+# 600) in turn, from its committed seeds, and prints
 # libFuzzer's last status line of each (executions, coverage, corpus). Needs cargo-fuzz; on a
 # stable toolchain RUSTC_BOOTSTRAP=1 lets it use the sanitizer flags (fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-600}
+shift || true
 export RUSTC_BOOTSTRAP=1
-targets=$(cargo fuzz list)
+targets=${*:-$(cargo fuzz list)}
 cargo fuzz build -O >/dev/null
 mkdir -p logs
 for target in $targets; do

@@ -157,8 +157,9 @@ fn bad_requests_get_json_errors_with_their_status() {
         ("/api/analyze?pos=0FZ", 400, "not a column"),
         ("/api/analyze?pos=00000", 400, "full"),
         ("/api/analyze?pos=0415263", 400, "the game is over"),
-        ("/api/analyze?pos=0&time=-1", 400, "positive number"),
-        ("/api/analyze?pos=0&time=soon", 400, "positive number"),
+        ("/api/analyze?pos=0&time=-1", 400, "at least 0.001"),
+        ("/api/analyze?pos=0&time=soon", 400, "at least 0.001"),
+        ("/api/analyze?pos=0&time=10e-40", 400, "at least 0.001"),
         ("/api/analyze?pos=0&colour=red", 400, "unknown parameter"),
     ] {
         let (got, body) = server.json(path);

@@ -153,13 +153,14 @@ pub fn parse_query(query: &str, config: &ServeConfig) -> Result<AnalysisQuery, A
     let time = match time {
         None => config.default_time,
         Some(text) => match text.parse::<f64>() {
-            Ok(seconds) if seconds > 0.0 && seconds.is_finite() => {
+            // At least a millisecond: a smaller positive number would round to no time at all.
+            Ok(seconds) if seconds >= 0.001 && seconds.is_finite() => {
                 Duration::from_secs_f64(seconds.min(config.max_time.as_secs_f64()))
             }
             _ => {
                 return Err(error(
                     StatusCode::BAD_REQUEST,
-                    format!("time {text:?}: a positive number of seconds"),
+                    format!("time {text:?}: a number of seconds, at least 0.001"),
                 ))
             }
         },
@@ -371,6 +372,7 @@ mod tests {
             ("time=0", 400),
             ("time=inf", 400),
             ("time=NaN", 400),
+            ("time=10e-40", 400),
             ("colour=red", 400),
             ("pos", 400),
         ] {
