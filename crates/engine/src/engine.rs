@@ -300,12 +300,7 @@ impl<G: Game> Engine<G> {
     ///
     /// Contract: the settings' mode is wdl or exact (a table of bounds); the game goes on.
     pub fn analyze(&self, position: &G, time: Duration) -> Analysis<G::Column> {
-        assert_ne!(
-            self.mode(),
-            Mode::FirstWins,
-            "analysis needs a table of bounds"
-        );
-        score4_analysis::analyze(position, &self.table, self.settings.book.as_deref(), time)
+        self.analysis(position, time, None)
     }
 
     /// [`Self::analyze`], cut short when `monitor`'s stop flag is raised: one analysis among
@@ -316,18 +311,22 @@ impl<G: Game> Engine<G> {
         time: Duration,
         monitor: &Monitor,
     ) -> Analysis<G::Column> {
+        self.analysis(position, time, Some(monitor))
+    }
+
+    fn analysis(
+        &self,
+        position: &G,
+        time: Duration,
+        monitor: Option<&Monitor>,
+    ) -> Analysis<G::Column> {
         assert_ne!(
             self.mode(),
             Mode::FirstWins,
             "analysis needs a table of bounds"
         );
-        score4_analysis::analyze_watched(
-            position,
-            &self.table,
-            self.settings.book.as_deref(),
-            time,
-            Some(monitor),
-        )
+        let book = self.settings.book.as_deref();
+        score4_analysis::analyze_watched(position, &self.table, book, time, monitor)
     }
 
     /// A player that chooses its moves on this engine's table within `time` per move
