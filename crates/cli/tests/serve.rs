@@ -61,15 +61,7 @@ impl Server {
 
     /// `GET path`: the response's head, lower-cased.
     fn headers(&self, path: &str) -> String {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        write!(
-            stream,
-            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
-        )
-        .unwrap();
-        let mut response = Vec::new();
-        stream.read_to_end(&mut response).unwrap();
-        let response = String::from_utf8_lossy(&response);
+        let response = response_from(&self.address, path);
         response.split_once("\r\n\r\n").unwrap().0.to_lowercase()
     }
 }
@@ -89,8 +81,8 @@ impl Client {
     }
 }
 
-/// `GET path`: the status and the body.
-fn get_from(address: &str, path: &str) -> (u16, String) {
+/// `GET path`: the whole response, head and body.
+fn response_from(address: &str, path: &str) -> String {
     let mut stream = TcpStream::connect(address).unwrap();
     write!(
         stream,
@@ -99,7 +91,12 @@ fn get_from(address: &str, path: &str) -> (u16, String) {
     .unwrap();
     let mut response = Vec::new();
     stream.read_to_end(&mut response).unwrap();
-    let response = String::from_utf8_lossy(&response);
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+/// `GET path`: the status and the body.
+fn get_from(address: &str, path: &str) -> (u16, String) {
+    let response = response_from(address, path);
     let status = response[9..12].parse().unwrap();
     let body = response.split_once("\r\n\r\n").unwrap().1.to_owned();
     (status, body)
