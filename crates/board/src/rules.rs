@@ -50,6 +50,16 @@
 //! the attacker (the first two, as far as the test looks) share such a layer-2 cell, however
 //! many lines it leaves.
 //!
+//! **Verticals: befores and lowinverses** (both rules): most lines the strategy leaves the
+//! attacker lie on layer 2, where it gets every cell. A column whose layer-1 and layer-2 cells
+//! are empty may instead be played as Allis's *vertical*: the attacker's move on layer 1 is
+//! answered on layer 2, and the column's other empty cells become *free* cells, answered by
+//! free cells (the strategy and its proof are in `verticals_kill`). Two verticals under one
+//! line make a *lowinverse*: the defender never enters them first, so it gets the layer-2 cell
+//! of the column the attacker enters first, which kills the line. A vertical under a line also
+//! kills it when the defender's line below, made of its stones, sure cells and the verticals'
+//! layer-1 cells, would be completed first (Allis's *before*).
+//!
 //! The search applies each rule at the nodes of its contract and after every move of the player
 //! to move (a move that hands the other a settled position settles this node too). The tests
 //! (`tests/rules.rs`) check every position a rule settles against the plain reference solver.
@@ -159,13 +169,24 @@ pub fn follow_up_holds_without_counter_threat(position: &Position) -> bool {
     lines_left_to_white::<false, MIRROR_ONLY>(position) == 0
 }
 
+/// [`follow_up_holds`] without the verticals (befores and lowinverses; for the tests, which
+/// count the positions only the verticals settle).
+///
+/// Contract: as [`follow_up_holds`].
+pub fn follow_up_holds_without_verticals(position: &Position) -> bool {
+    lines_left_to_white::<false, NO_VERTICALS>(position) == 0
+}
+
 /// The rules' strategies beyond follow-up and pairs that a check tries: none, the mirror only,
-/// or the mirror and the counter-threat (for white, the second threat).
+/// the mirror and the counter-threat (for white, the second threat), or those and the
+/// verticals (befores and lowinverses).
 const NO_EXTRAS: u8 = 0;
 /// See [`NO_EXTRAS`].
 const MIRROR_ONLY: u8 = 1;
 /// See [`NO_EXTRAS`].
-const ALL_EXTRAS: u8 = 2;
+const NO_VERTICALS: u8 = 2;
+/// See [`NO_EXTRAS`].
+const ALL_EXTRAS: u8 = 3;
 
 /// How far black is from holding by the strategy of [`follow_up_holds`] (white to move): 0
 /// when it holds, else the number of white's lines it leaves alive (1 when only the pairing
@@ -240,7 +261,7 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
     let sure = empty & ODD_LAYERS & !paired;
     // White's live lines hold no black stone already.
     let unkilled = white_lines & !lines_through_any_on_odd_layers(sure);
-    let mut alive_cells = 0;
+    let mut first_two = Alive::default();
     let stop_after = lines_to_count(COUNT_ALL, EXTRAS != NO_EXTRAS);
     let left = lines_left_alive(
         unkilled,
@@ -248,9 +269,10 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
         paired,
         empty,
         stop_after,
-        &mut alive_cells,
+        &mut first_two,
     );
-    if EXTRAS != NO_EXTRAS && left >= 1 && alive_cells != 0 {
+    if EXTRAS != NO_EXTRAS && left >= 1 && first_two.first != 0 {
+        let alive_cells = first_two.shared();
         let strategy = Strategy {
             occupied,
             defended: blacks,
@@ -262,9 +284,10 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
         // The counter-threat's cheap test in line: a cell of the lines alive above a column
         // of one stone (black's threats are then read, after a move found).
         if (left == 1 && mirror_kills(strategy, alive_cells))
-            || (EXTRAS == ALL_EXTRAS
+            || (EXTRAS >= NO_VERTICALS
                 && alive_cells & above_one_stone(occupied) != 0
                 && spare_tempo_kills(strategy, black_threats(), alive_cells))
+            || (EXTRAS == ALL_EXTRAS && verticals_kill(strategy, first_two))
         {
             return 0;
         }
@@ -324,14 +347,13 @@ fn spare_tempo_kills(strategy: Strategy, defender_threats: u64, alive_cells: u64
             let unkilled = strategy.lines
                 & !lines_through_any_on_odd_layers(sure_odd)
                 & !LINE_SET_THROUGH[t2.trailing_zeros() as usize];
-            let mut alive_cells = 0;
             let left = lines_left_alive(
                 unkilled,
                 strategy.defended | sure_odd | t2,
                 paired,
                 empty,
                 0,
-                &mut alive_cells,
+                &mut Alive::default(),
             );
             if left == 0 {
                 return true;
@@ -339,6 +361,168 @@ fn spare_tempo_kills(strategy: Strategy, defender_threats: u64, alive_cells: u64
         }
     }
     false
+}
+
+/// Whether the defender reaches its goal by `strategy` with some columns played as Allis's
+/// *verticals* instead: a column with its layer-1 cell `v1` and layer-2 cell `v2` empty, where
+/// the attacker's move on `v1` is answered on `v2`. The changes tried are those that can kill
+/// the first two lines the strategy leaves alive (`first_two`): *befores* (every column of one
+/// stone below a layer-2 cell of those lines made a vertical, or each alone) and *lowinverses*
+/// (two verticals below two layer-2 cells of one line), a lowinverse on each line, each with
+/// and without the befores.
+///
+/// **The strategy with verticals.** In every other column, `strategy` as before. In a vertical
+/// column, the cells outside the vertical (`v0` if the column is empty, and `v3`) are *free*,
+/// as are the columns of odd height the change leaves unpaired. An attacker's move on `v1` is
+/// answered on `v2`; the defender may also take `v1` itself (then `v2` is free too), except in
+/// a lowinverse whose two columns are both untouched. An attacker's move on a free cell is
+/// answered on another free cell that is playable, or else by taking the `v1` of a vertical
+/// that is not part of an untouched lowinverse.
+///
+/// **Why the defender always has that answer.** Count the free cells that are empty, less two
+/// for each untouched lowinverse (whose two top cells only the attacker's entry releases). With
+/// the attacker to move the count is even: the columns of odd height are even in number, and
+/// each is paired, free, or a vertical with one free top cell (an empty vertical column has two
+/// free cells), and a lowinverse's two top cells are taken out together. An attacker's free move
+/// leaves it odd, so at least one such cell is empty: a free cell that is playable, or the top
+/// cell of a vertical whose `v1` the defender may take (which frees `v2` and keeps the count
+/// even). An attacker's `v1` answered on `v2` releases `v3` and, in a lowinverse, the other
+/// column's top cell: the count is unchanged. So the defender never has to play the lower cell
+/// of a follow-up pair, and every pair and sure cell of the strategy holds. Free cells are
+/// counted as the attacker's.
+///
+/// **What the defender gets.** Its sure cells outside the vertical columns, one cell of each
+/// pair, `v1` or `v2` of each vertical, and of a lowinverse also one of the two `v2` cells (the
+/// column the attacker enters first gives the defender its `v2`). So a line dies if it holds
+/// both `v1` and `v2` of a vertical, or both `v2` cells of a lowinverse, or if the defender
+/// completes a line of its own first: one made of its stones, sure cells below the line
+/// (aftereven) and `v1` cells below the line's `v2` cells (Allis's *before*). If the attacker
+/// ever held all of its line, it held each such `v2`, so the defender held each such `v1`, and
+/// the last of the defender's cells to be filled completed its line while the cell above it was
+/// still empty ([`completed_first_with_verticals`]).
+#[inline(always)]
+fn verticals_kill(strategy: Strategy, first_two: Alive) -> bool {
+    let befores = (first_two.either() >> 16) & strategy.paired & LAYER_1;
+    let below_empty = ((!strategy.occupied & LAYER_1 & !strategy.fixed) << 16) & LAYER_2;
+    let (first, second) = (
+        first_two.first & below_empty,
+        first_two.second & below_empty,
+    );
+    (befores != 0 || first.count_ones() >= 2 || second.count_ones() >= 2)
+        && some_verticals_kill(strategy, befores, first, second)
+}
+
+/// [`verticals_kill`] with its candidates: `befores`, the layer-1 cells of columns of one
+/// stone below the lines; `first` and `second`, the layer-2 cells of each line with an empty
+/// cell below.
+#[cold]
+#[inline(never)]
+fn some_verticals_kill(strategy: Strategy, befores: u64, first: u64, second: u64) -> bool {
+    if befores != 0 {
+        if holds_with_verticals(strategy, befores, [0, 0]) {
+            return true;
+        }
+        if befores.count_ones() > 1 {
+            let mut each = befores;
+            while each != 0 {
+                let vertical = each & each.wrapping_neg();
+                each &= each - 1;
+                if holds_with_verticals(strategy, vertical, [0, 0]) {
+                    return true;
+                }
+            }
+        }
+    }
+    // Lowinverses: a pair of cells of one line (0 for none on the second line).
+    let mut budget = LOWINVERSE_BUDGET;
+    for upper in pairs_of(first) {
+        for other in core::iter::once(0).chain(pairs_of(second)) {
+            if other != 0 && columns_of(other) & columns_of(upper) != 0 {
+                continue;
+            }
+            let inverses = upper | other;
+            for with_befores in [false, true] {
+                let extra = befores & !columns_of(inverses);
+                if with_befores && extra == 0 {
+                    continue;
+                }
+                if budget == 0 {
+                    return false;
+                }
+                budget -= 1;
+                let verticals = (inverses >> 16) | if with_befores { extra } else { 0 };
+                if holds_with_verticals(strategy, verticals, [upper, other]) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Strategies [`some_verticals_kill`] tries with lowinverses before it gives up (and says
+/// nothing).
+const LOWINVERSE_BUDGET: u32 = 16;
+
+/// Every set of two cells of `cells`.
+fn pairs_of(cells: u64) -> impl Iterator<Item = u64> {
+    BitIter(cells).flat_map(move |a| BitIter(cells & !(a << 1).wrapping_sub(1)).map(move |b| a | b))
+}
+
+/// The single bits of a set, lowest first.
+struct BitIter(u64);
+
+impl Iterator for BitIter {
+    type Item = u64;
+    #[inline(always)]
+    fn next(&mut self) -> Option<u64> {
+        let bit = self.0 & self.0.wrapping_neg();
+        self.0 &= self.0.wrapping_sub(1);
+        (bit != 0).then_some(bit)
+    }
+}
+
+/// The whole columns of the cells of `cells`.
+#[inline(always)]
+fn columns_of(cells: u64) -> u64 {
+    let columns = (cells | cells >> 16 | cells >> 32 | cells >> 48) & LAYER_0;
+    columns * COLUMN_0
+}
+
+/// Whether `strategy` with the columns of the layer-1 cells `verticals` played as verticals,
+/// and the pairs of layer-2 cells `lowinverses` (0 for none) as lowinverses, kills every line
+/// of the attacker ([`verticals_kill`]).
+fn holds_with_verticals(strategy: Strategy, verticals: u64, lowinverses: [u64; 2]) -> bool {
+    let empty = !strategy.occupied;
+    let columns = columns_of(verticals);
+    let paired = strategy.paired & !columns;
+    let sure =
+        (empty & ODD_LAYERS & !strategy.paired & !strategy.fixed & !columns) | strategy.sure_odd;
+    let defended = strategy.defended | sure;
+    let unkilled = strategy.lines & !lines_through_any_on_odd_layers(sure);
+    let mut needs = [0u64; MAX_NEEDS];
+    let mut count = 0;
+    for line in lines_in(unkilled) {
+        // Both cells of a vertical, or both upper cells of a lowinverse: the defender gets one.
+        if line & (line >> 16) & verticals != 0
+            || lowinverses
+                .iter()
+                .any(|&upper| upper != 0 && line & upper == upper)
+        {
+            continue;
+        }
+        let in_pairs = line & paired;
+        if in_pairs.count_ones() >= 2 && count < MAX_NEEDS {
+            needs[count] = in_pairs;
+            count += 1;
+            continue;
+        }
+        if !completed_first_with_verticals(line, defended, verticals, empty) {
+            return false;
+        }
+    }
+    let mut budget = PAIRING_BUDGET;
+    pairing_exists(&needs[..count], paired, &mut budget)
 }
 
 /// How many lines [`lines_left_alive`] counts before it stops: all for a gap; for a yes or no
@@ -472,6 +656,9 @@ const LAYER_0: u64 = 0x0000_0000_0000_FFFF;
 /// Cells of layer 1 (counting from 0).
 const LAYER_1: u64 = 0x0000_0000_FFFF_0000;
 
+/// Cells of layer 2 (counting from 0).
+const LAYER_2: u64 = 0x0000_FFFF_0000_0000;
+
 /// The four cells of column 0; shift left by the column's number for the others.
 const COLUMN_0: u64 = 0x0001_0001_0001_0001;
 
@@ -517,6 +704,13 @@ pub fn zugzwang_without_mirror(position: &Position) -> bool {
 /// Contract: as [`zugzwang_on_odd_threat`].
 pub fn zugzwang_without_second_threat(position: &Position) -> bool {
     lines_left_to_black::<false, MIRROR_ONLY>(position) == 0
+}
+
+/// [`zugzwang_on_odd_threat`] without the verticals (as [`follow_up_holds_without_verticals`]).
+///
+/// Contract: as [`zugzwang_on_odd_threat`].
+pub fn zugzwang_without_verticals(position: &Position) -> bool {
+    lines_left_to_black::<false, NO_VERTICALS>(position) == 0
 }
 
 /// How far white is from winning by the zugzwang of [`zugzwang_on_odd_threat`] (black to
@@ -611,19 +805,20 @@ fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
         let unkilled = black_lines
             & !lines_through_any_on_odd_layers(sure_odd)
             & !LINE_SET_THROUGH[threat.trailing_zeros() as usize];
-        let mut alive_cells = 0;
+        let mut first_two = Alive::default();
         let alive = lines_left_alive(
             unkilled,
             whites | sure_odd | threat,
             paired,
             empty,
             lines_to_count(COUNT_ALL, EXTRAS != NO_EXTRAS),
-            &mut alive_cells,
+            &mut first_two,
         );
         if alive == 0 {
             return 0;
         }
-        if EXTRAS != NO_EXTRAS && alive_cells != 0 {
+        if EXTRAS != NO_EXTRAS && first_two.first != 0 {
+            let alive_cells = first_two.shared();
             let strategy = Strategy {
                 occupied,
                 defended: whites | threat,
@@ -633,9 +828,10 @@ fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
                 lines: black_lines & !LINE_SET_THROUGH[threat.trailing_zeros() as usize],
             };
             if (alive == 1 && mirror_kills(strategy, alive_cells))
-                || (EXTRAS == ALL_EXTRAS
+                || (EXTRAS >= NO_VERTICALS
                     && alive_cells & above_one_stone(occupied) & !column != 0
                     && spare_tempo_kills(strategy, white_threats, alive_cells))
+                || (EXTRAS == ALL_EXTRAS && verticals_kill(strategy, first_two))
             {
                 return 0;
             }
@@ -645,14 +841,41 @@ fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
     fewest
 }
 
+/// The first two lines a strategy leaves the attacker ([`lines_left_alive`]), 0 for none: a
+/// change of the strategy that kills every line must kill these two, so the extras look for
+/// their changes on them.
+#[derive(Clone, Copy, Default)]
+struct Alive {
+    first: u64,
+    second: u64,
+}
+
+impl Alive {
+    /// The cells both lines share (the first line's cells if there is no second).
+    #[inline(always)]
+    fn shared(self) -> u64 {
+        if self.second == 0 {
+            self.first
+        } else {
+            self.first & self.second
+        }
+    }
+
+    /// The cells of either line.
+    #[inline(always)]
+    fn either(self) -> u64 {
+        self.first | self.second
+    }
+}
+
 /// How many of the attacker's `unkilled` lines survive when the defender gets every cell of
 /// `defended` and one cell of each pair of `paired`, for the best pairing of `paired`'s cells:
 /// a line dies if it holds a defended cell, or both cells of one pair, or the defender
 /// completes a line first ([`completed_first`]). 0 when every line dies; else the first line
 /// that no defended cell, pair or line completed first kills and the later ones that no
 /// defended cell or pair kills, or 1 when only the pairing fails. It stops counting once more
-/// than `stop_after` lines are alive. `alive_cells` is set to the cells of the first line left
-/// alive, if any, less those the second line left alive (if any) lacks: the same whatever
+/// than `stop_after` lines are alive. `first_two` is set to the first two lines left alive
+/// that no line completed first kills, as far as there are any: the same whatever
 /// `stop_after` is, as long as it is at least 1.
 ///
 /// Contract: `unkilled` holds only lines through no cell of `defended` (the callers remove
@@ -664,7 +887,7 @@ fn lines_left_alive(
     paired: u64,
     empty: u64,
     stop_after: u32,
-    alive_cells: &mut u64,
+    first_two: &mut Alive,
 ) -> u32 {
     debug_assert_eq!(unkilled & lines_through_any(defended), 0);
     // Lines that need a pair are only counted here; their paired cells are gathered in a
@@ -682,9 +905,9 @@ fn lines_left_alive(
             }
             // (A rule's change that kills the lines left alive must kill the first two.)
             if alive == 0 {
-                *alive_cells = line;
+                first_two.first = line;
             } else if alive == 1 {
-                *alive_cells &= line;
+                first_two.second = line;
             }
             // The attacker gets every cell of this line it lacks.
             alive += 1;
@@ -738,6 +961,26 @@ fn completed_first(line: u64, defended: u64, empty: u64) -> bool {
     // Only lines through a claimed cell can fit (the defender's stones alone hold no four).
     // (A loop over the few claimed cells: `geometry::lines_through_any`'s eight table reads
     // ran 1.5 % more instructions here.)
+    let mut candidates = 0u128;
+    let mut cells = claimed;
+    while cells != 0 {
+        candidates |= LINE_SET_THROUGH[cells.trailing_zeros() as usize];
+        cells &= cells - 1;
+    }
+    lines_in(candidates).any(|candidate| candidate & !own == 0)
+}
+
+/// [`completed_first`] where the defender also holds, of each vertical whose upper cell is on
+/// `line`, the lower cell (one of `verticals`): if the attacker completes `line` it holds the
+/// upper cell, so the defender answered the lower with it or took the lower itself
+/// ([`verticals_kill`]).
+fn completed_first_with_verticals(line: u64, defended: u64, verticals: u64, empty: u64) -> bool {
+    let below = (line >> 16) | (line >> 32) | (line >> 48);
+    let claimed = (empty & defended & below) | (verticals & (line >> 16));
+    if claimed == 0 {
+        return false;
+    }
+    let own = (defended & !empty) | claimed;
     let mut candidates = 0u128;
     let mut cells = claimed;
     while cells != 0 {

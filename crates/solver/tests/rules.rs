@@ -10,8 +10,9 @@ use plain::PlainSolver;
 use score4_bench::PositionGenerator;
 use score4_board::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_without_counter_threat,
-    follow_up_holds_without_mirror, zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat,
-    zugzwang_without_mirror, zugzwang_without_second_threat, ODD_LAYERS,
+    follow_up_holds_without_mirror, follow_up_holds_without_verticals, zugzwang_gap,
+    zugzwang_gap_after, zugzwang_on_odd_threat, zugzwang_without_mirror,
+    zugzwang_without_second_threat, zugzwang_without_verticals, ODD_LAYERS,
 };
 use score4_board::CellCoordinates;
 use score4_board::{Colour, GameRecord, Position};
@@ -46,7 +47,7 @@ fn with_mover_to_move(game: &GameRecord, mover: Colour) -> Vec<(Position, Option
 #[test]
 fn every_position_the_rule_settles_is_not_a_first_player_win() {
     let (mut settled, mut settled_with_pairs, mut tried) = (0, 0, 0);
-    let (mut settled_by_mirror, mut settled_by_counter) = (0, 0);
+    let (mut settled_by_mirror, mut settled_by_counter, mut settled_by_verticals) = (0, 0, 0);
     for stones in 42..=58u32 {
         for game in PositionGenerator::new(stones, 5_000 + stones as u64).take(600) {
             for (child, extra) in with_mover_to_move(&game, Colour::White) {
@@ -60,8 +61,10 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
                 if follow_up_holds(&child) {
                     settled += 1;
                     settled_with_pairs += needs_pairs(&child) as u32;
+                    let without_verticals = follow_up_holds_without_verticals(&child);
+                    settled_by_verticals += !without_verticals as u32;
                     let without_counter = follow_up_holds_without_counter_threat(&child);
-                    settled_by_counter += !without_counter as u32;
+                    settled_by_counter += (without_verticals && !without_counter) as u32;
                     settled_by_mirror +=
                         (without_counter && !follow_up_holds_without_mirror(&child)) as u32;
                     assert!(
@@ -74,7 +77,8 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
     }
     eprintln!(
         "{settled} of {tried} positions settled, {settled_with_pairs} with pairs, \
-         {settled_by_mirror} only with a mirror, {settled_by_counter} only with a counter-threat"
+         {settled_by_mirror} only with a mirror, {settled_by_counter} only with a counter-threat, \
+         {settled_by_verticals} only with verticals"
     );
     assert!(settled >= 3_000, "only {settled} positions settled");
     assert!(
@@ -89,12 +93,16 @@ fn every_position_the_rule_settles_is_not_a_first_player_win() {
         settled_by_counter >= 200,
         "only {settled_by_counter} settled with a counter-threat"
     );
+    assert!(
+        settled_by_verticals >= 150,
+        "only {settled_by_verticals} settled with verticals"
+    );
 }
 
 #[test]
 fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
     let (mut settled, mut settled_by_mirror, mut tried) = (0, 0, 0);
-    let mut settled_by_second = 0;
+    let (mut settled_by_second, mut settled_by_verticals) = (0, 0);
     for stones in 43..=58u32 {
         for game in PositionGenerator::new(stones, 7_000 + stones as u64).take(800) {
             // The rule's contract: black has no opening (the generator's positions never give
@@ -112,8 +120,10 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
                 );
                 if zugzwang_on_odd_threat(&child) {
                     settled += 1;
+                    let without_verticals = zugzwang_without_verticals(&child);
+                    settled_by_verticals += !without_verticals as u32;
                     let without_second = zugzwang_without_second_threat(&child);
-                    settled_by_second += !without_second as u32;
+                    settled_by_second += (without_verticals && !without_second) as u32;
                     settled_by_mirror +=
                         (without_second && !zugzwang_without_mirror(&child)) as u32;
                     assert!(
@@ -126,7 +136,8 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
     }
     eprintln!(
         "{settled} of {tried} positions settled by zugzwang, {settled_by_mirror} only with a \
-         mirror, {settled_by_second} only with a second threat"
+         mirror, {settled_by_second} only with a second threat, {settled_by_verticals} only with \
+         verticals"
     );
     assert!(settled >= 2_500, "only {settled} positions settled");
     assert!(
@@ -136,6 +147,10 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
     assert!(
         settled_by_second >= 20,
         "only {settled_by_second} settled with a second threat"
+    );
+    assert!(
+        settled_by_verticals >= 50,
+        "only {settled_by_verticals} settled with verticals"
     );
 }
 
