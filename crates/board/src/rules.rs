@@ -254,7 +254,7 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
     occupied: u64,
     blacks: u64,
     white_lines: u128,
-    black_threats: impl FnOnce() -> u64,
+    black_threats: impl Fn() -> u64,
 ) -> u32 {
     let empty = !occupied;
     let paired = empty & !(empty << 16) & ODD_LAYERS;
@@ -262,7 +262,7 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
     // White's live lines hold no black stone already.
     let unkilled = white_lines & !lines_through_any_on_odd_layers(sure);
     let mut first_two = Alive::default();
-    let stop_after = lines_to_count(COUNT_ALL, EXTRAS != NO_EXTRAS);
+    let stop_after = lines_to_count(COUNT_ALL, EXTRAS);
     let left = lines_left_alive(
         unkilled,
         blacks | sure,
@@ -287,7 +287,9 @@ fn left_to_white<const COUNT_ALL: bool, const EXTRAS: u8>(
             || (EXTRAS >= NO_VERTICALS
                 && alive_cells & above_one_stone(occupied) != 0
                 && spare_tempo_kills(strategy, black_threats(), alive_cells))
-            || (EXTRAS == ALL_EXTRAS && verticals_kill(strategy, first_two))
+            || (EXTRAS == ALL_EXTRAS
+                && left <= 2
+                && verticals_kill(strategy, first_two, &black_threats))
         {
             return 0;
         }
@@ -401,20 +403,42 @@ fn spare_tempo_kills(strategy: Strategy, defender_threats: u64, alive_cells: u64
 /// the last of the defender's cells to be filled completed its line while the cell above it was
 /// still empty ([`completed_first_with_verticals`]).
 #[inline(always)]
-fn verticals_kill(strategy: Strategy, first_two: Alive) -> bool {
-    let befores = (first_two.either() >> 16) & strategy.paired & LAYER_1;
-    let below_empty = ((!strategy.occupied & LAYER_1 & !strategy.fixed) << 16) & LAYER_2;
+fn verticals_kill(strategy: Strategy, first_two: Alive, threats: impl Fn() -> u64) -> bool {
+    // Each of the two lines must be one a change can kill: a line of layer 2 with two cells
+    // above empty layer-1 cells (a lowinverse), or one a before kills with the verticals below
+    // it (most lines are neither, and the strategy is not checked again).
+    let empty = !strategy.occupied;
+    let below_empty = ((empty & LAYER_1 & !strategy.fixed) << 16) & LAYER_2;
+    let candidates = (first_two.first | first_two.second) >> 16 & strategy.paired & LAYER_1;
+    let threats = if candidates != 0 { threats() } else { 0 };
+    let before_under = |line: u64| (line >> 16) & candidates & threats;
     let (first, second) = (
         first_two.first & below_empty,
         first_two.second & below_empty,
     );
-    (befores != 0 || first.count_ones() >= 2 || second.count_ones() >= 2)
-        && some_verticals_kill(strategy, befores, first, second)
+    let befores = (
+        before_under(first_two.first),
+        before_under(first_two.second),
+    );
+    let killable = |inverse: u64, before: u64, line: u64| {
+        line == 0 || inverse.count_ones() >= 2 || before != 0
+    };
+    if !killable(first, befores.0, first_two.first)
+        || !killable(second, befores.1, first_two.second)
+    {
+        return false;
+    }
+    some_verticals_kill(
+        strategy,
+        befores.0 | befores.1,
+        if first.count_ones() >= 2 { first } else { 0 },
+        if second.count_ones() >= 2 { second } else { 0 },
+    )
 }
 
 /// [`verticals_kill`] with its candidates: `befores`, the layer-1 cells of columns of one
-/// stone below the lines; `first` and `second`, the layer-2 cells of each line with an empty
-/// cell below.
+/// stone below the lines where a before may kill them; `first` and `second`, the layer-2 cells
+/// of each line with an empty cell below, where there are two or more (else 0).
 #[cold]
 #[inline(never)]
 fn some_verticals_kill(strategy: Strategy, befores: u64, first: u64, second: u64) -> bool {
@@ -435,9 +459,9 @@ fn some_verticals_kill(strategy: Strategy, befores: u64, first: u64, second: u64
     }
     // Lowinverses: a pair of cells of one line (0 for none on the second line).
     let mut budget = LOWINVERSE_BUDGET;
-    for upper in pairs_of(first) {
+    for upper in core::iter::once(0).chain(pairs_of(first)) {
         for other in core::iter::once(0).chain(pairs_of(second)) {
-            if other != 0 && columns_of(other) & columns_of(upper) != 0 {
+            if upper | other == 0 || columns_of(other) & columns_of(upper) != 0 {
                 continue;
             }
             let inverses = upper | other;
@@ -496,13 +520,16 @@ fn holds_with_verticals(strategy: Strategy, verticals: u64, lowinverses: [u64; 2
     let empty = !strategy.occupied;
     let columns = columns_of(verticals);
     let paired = strategy.paired & !columns;
-    let sure =
-        (empty & ODD_LAYERS & !strategy.paired & !strategy.fixed & !columns) | strategy.sure_odd;
+    let sure_before = empty & ODD_LAYERS & !strategy.paired & !strategy.fixed;
+    let sure = (sure_before & !columns) | strategy.sure_odd;
     let defended = strategy.defended | sure;
     let unkilled = strategy.lines & !lines_through_any_on_odd_layers(sure);
+    // The lines only the sure cells the verticals give up killed are the likeliest to survive:
+    // they are checked first.
+    let revived = unkilled & lines_through_any_on_odd_layers(sure_before & columns);
     let mut needs = [0u64; MAX_NEEDS];
     let mut count = 0;
-    for line in lines_in(unkilled) {
+    for line in lines_in(revived).chain(lines_in(unkilled & !revived)) {
         // Both cells of a vertical, or both upper cells of a lowinverse: the defender gets one.
         if line & (line >> 16) & verticals != 0
             || lowinverses
@@ -526,14 +553,17 @@ fn holds_with_verticals(strategy: Strategy, verticals: u64, lowinverses: [u64; 2
 }
 
 /// How many lines [`lines_left_alive`] counts before it stops: all for a gap; for a yes or no
-/// one, or with the extras two (the mirror is tried only when a single line is left alive, and
-/// the counter-threat on the cells the first two lines alive share, in both, so that a gap is
-/// 0 exactly when the rule holds).
+/// one, or with the mirror and the counter-threat two, or with the verticals too three (the
+/// mirror is tried only when a single line is left alive, the counter-threat on the cells the
+/// first two lines alive share, and the verticals when at most two are alive, in both, so that
+/// a gap is 0 exactly when the rule holds).
 #[inline(always)]
-const fn lines_to_count(count_all: bool, mirrors: bool) -> u32 {
+const fn lines_to_count(count_all: bool, extras: u8) -> u32 {
     if count_all {
         u32::MAX
-    } else if mirrors {
+    } else if extras == ALL_EXTRAS {
+        2
+    } else if extras != NO_EXTRAS {
         1
     } else {
         0
@@ -811,7 +841,7 @@ fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
             whites | sure_odd | threat,
             paired,
             empty,
-            lines_to_count(COUNT_ALL, EXTRAS != NO_EXTRAS),
+            lines_to_count(COUNT_ALL, EXTRAS),
             &mut first_two,
         );
         if alive == 0 {
@@ -831,7 +861,9 @@ fn left_to_black<const COUNT_ALL: bool, const EXTRAS: u8>(
                 || (EXTRAS >= NO_VERTICALS
                     && alive_cells & above_one_stone(occupied) & !column != 0
                     && spare_tempo_kills(strategy, white_threats, alive_cells))
-                || (EXTRAS == ALL_EXTRAS && verticals_kill(strategy, first_two))
+                || (EXTRAS == ALL_EXTRAS
+                    && alive <= 2
+                    && verticals_kill(strategy, first_two, || white_threats))
             {
                 return 0;
             }
@@ -859,12 +891,6 @@ impl Alive {
         } else {
             self.first & self.second
         }
-    }
-
-    /// The cells of either line.
-    #[inline(always)]
-    fn either(self) -> u64 {
-        self.first | self.second
     }
 }
 
