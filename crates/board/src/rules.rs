@@ -978,28 +978,14 @@ fn lines_left_alive(
 /// and ended the game first. Such a `line` is no danger.
 #[inline]
 fn completed_first(line: u64, defended: u64, empty: u64) -> bool {
-    let below = (line >> 16) | (line >> 32) | (line >> 48);
-    let claimed = empty & defended & below;
-    if claimed == 0 {
-        return false;
-    }
-    let own = (defended & !empty) | claimed;
-    // Only lines through a claimed cell can fit (the defender's stones alone hold no four).
-    // (A loop over the few claimed cells: `geometry::lines_through_any`'s eight table reads
-    // ran 1.5 % more instructions here.)
-    let mut candidates = 0u128;
-    let mut cells = claimed;
-    while cells != 0 {
-        candidates |= LINE_SET_THROUGH[cells.trailing_zeros() as usize];
-        cells &= cells - 1;
-    }
-    lines_in(candidates).any(|candidate| candidate & !own == 0)
+    completed_first_with_verticals(line, defended, 0, empty)
 }
 
 /// [`completed_first`] where the defender also holds, of each vertical whose upper cell is on
 /// `line`, the lower cell (one of `verticals`): if the attacker completes `line` it holds the
 /// upper cell, so the defender answered the lower with it or took the lower itself
 /// ([`verticals_kill`]).
+#[inline]
 fn completed_first_with_verticals(line: u64, defended: u64, verticals: u64, empty: u64) -> bool {
     let below = (line >> 16) | (line >> 32) | (line >> 48);
     let claimed = (empty & defended & below) | (verticals & (line >> 16));
@@ -1007,6 +993,9 @@ fn completed_first_with_verticals(line: u64, defended: u64, verticals: u64, empt
         return false;
     }
     let own = (defended & !empty) | claimed;
+    // Only lines through a claimed cell can fit (the defender's stones alone hold no four).
+    // (A loop over the few claimed cells: `geometry::lines_through_any`'s eight table reads
+    // ran 1.5 % more instructions here.)
     let mut candidates = 0u128;
     let mut cells = claimed;
     while cells != 0 {
