@@ -527,15 +527,33 @@ fn holds_with_verticals(strategy: Strategy, verticals: u64, lowinverses: [u64; 2
     // The lines only the sure cells the verticals give up killed are the likeliest to survive:
     // they are checked first.
     let revived = unkilled & lines_through_any_on_odd_layers(sure_before & columns);
-    let mut needs = [0u64; MAX_NEEDS];
-    let mut count = 0;
-    for line in lines_in(revived).chain(lines_in(unkilled & !revived)) {
-        // Both cells of a vertical, or both upper cells of a lowinverse: the defender gets one.
-        if line & (line >> 16) & verticals != 0
+    let lines = lines_in(revived).chain(lines_in(unkilled & !revived));
+    // Both cells of a vertical, or both upper cells of a lowinverse: the defender gets one.
+    let changed = |line: u64| {
+        line & (line >> 16) & verticals != 0
             || lowinverses
                 .iter()
                 .any(|&upper| upper != 0 && line & upper == upper)
-        {
+    };
+    every_line_dies(lines, changed, paired, defended, verticals, empty)
+}
+
+/// Whether every one of `lines` dies: killed by a rule's change (`changed`), holding both
+/// cells of a pair of `paired` for some pairing, or completed first by the defender, who holds
+/// `defended` and the lower cells of the `verticals` below the line
+/// ([`completed_first_with_verticals`]).
+fn every_line_dies(
+    lines: impl Iterator<Item = u64>,
+    changed: impl Fn(u64) -> bool,
+    paired: u64,
+    defended: u64,
+    verticals: u64,
+    empty: u64,
+) -> bool {
+    let mut needs = [0u64; MAX_NEEDS];
+    let mut count = 0;
+    for line in lines {
+        if changed(line) {
             continue;
         }
         let in_pairs = line & paired;
@@ -651,25 +669,9 @@ fn holds_with_mirror(strategy: Strategy, a: u32, b: u32) -> bool {
         (empty & ODD_LAYERS & !strategy.paired & !strategy.fixed & !mirrored) | strategy.sure_odd;
     let defended = strategy.defended | sure;
     let unkilled = strategy.lines & !lines_through_any_on_odd_layers(sure);
-    let mut needs = [0u64; MAX_NEEDS];
-    let mut count = 0;
-    for line in lines_in(unkilled) {
-        // The defender gets one of the two cells at each height of the mirrored columns.
-        if ((line & empty & (COLUMN_0 << a)) << (b - a)) & line != 0 {
-            continue;
-        }
-        let in_pairs = line & paired;
-        if in_pairs.count_ones() >= 2 && count < MAX_NEEDS {
-            needs[count] = in_pairs;
-            count += 1;
-            continue;
-        }
-        if !completed_first(line, defended, empty) {
-            return false;
-        }
-    }
-    let mut budget = PAIRING_BUDGET;
-    pairing_exists(&needs[..count], paired, &mut budget)
+    // The defender gets one of the two cells at each height of the mirrored columns.
+    let changed = |line: u64| ((line & empty & (COLUMN_0 << a)) << (b - a)) & line != 0;
+    every_line_dies(lines_in(unkilled), changed, paired, defended, 0, empty)
 }
 
 /// The layer-2 cells right above a playable cell of layer 1: the cells `t2` of columns holding
