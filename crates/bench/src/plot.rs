@@ -99,6 +99,15 @@ fn short_number(value: f64) -> String {
     format!("{digits}{suffix}")
 }
 
+/// The smallest range of whole decades (powers of ten at both ends) holding `low..high`: a
+/// log axis labels its powers of ten and the steps between them, so a range that held no power
+/// of ten (all values within one decade, as for one difficulty) would have no label at all.
+fn whole_decades(low: f64, high: f64) -> (f64, f64) {
+    let bottom = 10f64.powf(low.log10().floor());
+    let top = 10f64.powf(high.log10().ceil());
+    (bottom, if top > bottom { top } else { bottom * 10.0 })
+}
+
 /// The points of one run: (difficulty, value) of its finished difficulties, by difficulty.
 fn points(run: &BenchRun, metric: Metric) -> Vec<(u32, f64)> {
     let mut points: Vec<(u32, f64)> = run
@@ -134,7 +143,7 @@ fn draw<DB: DrawingBackend>(
     let (low_y, high_y) = if all.is_empty() {
         (1.0, 10.0)
     } else {
-        (low_y / 2.0, high_y * 2.0)
+        whole_decades(low_y / 1.2, high_y * 1.2)
     };
     let mut chart = ChartBuilder::on(&root)
         .caption(metric.title(), ("sans-serif", 22))
@@ -181,7 +190,7 @@ fn draw<DB: DrawingBackend>(
                 .draw_series(LineSeries::new(
                     [
                         (SegmentValue::Exact(low_x.saturating_sub(1)), limit),
-                        (SegmentValue::Exact(high_x + 1), limit),
+                        (SegmentValue::Last, limit),
                     ],
                     BLACK.mix(0.4).stroke_width(1),
                 ))?
@@ -263,6 +272,37 @@ mod tests {
         assert_eq!(short_number(340_000.0), "340k");
         assert_eq!(short_number(12.0), "12");
         assert_eq!(short_number(0.25), "0.25");
+    }
+
+    #[test]
+    fn a_log_axis_spans_whole_decades() {
+        assert_eq!(whole_decades(350.0, 520.0), (100.0, 1000.0));
+        assert_eq!(whole_decades(0.8, 2e6), (0.1, 1e7));
+        assert_eq!(whole_decades(1000.0, 1000.0), (1000.0, 10000.0));
+    }
+
+    #[test]
+    fn a_single_difficulty_gets_labels_on_its_log_axis() {
+        let directory =
+            std::env::temp_dir().join(format!("score4-plot-one-{}", std::process::id()));
+        std::fs::create_dir_all(&directory).unwrap();
+        let mut one = run("one", 1.0);
+        one.difficulties.truncate(1);
+        one.difficulties[0].seconds = 432.0;
+        draw_charts(&[one], &directory).unwrap();
+        let svg = std::fs::read_to_string(directory.join("time.svg")).unwrap();
+        // Each text element's content, trimmed (the SVG writer puts it on a line of its own).
+        let texts: Vec<&str> = svg
+            .split("</text>")
+            .filter_map(|chunk| chunk.rsplit('>').next().map(str::trim))
+            .collect();
+        for label in ["100", "200", "500", "1k"] {
+            assert!(
+                texts.contains(&label),
+                "no tick label {label} in the chart of one difficulty: {texts:?}"
+            );
+        }
+        std::fs::remove_dir_all(&directory).unwrap();
     }
 
     #[test]
