@@ -70,7 +70,7 @@
 use crate::geometry::{
     lines_in, lines_through_any, lines_through_any_on_odd_layers, LINE_SET_THROUGH,
 };
-use crate::{Cell, Colour, Position};
+use crate::{BitBoard, Cell, Colour, Position};
 
 /// Cells of layers 1 and 3 (counting from 0 at the bottom).
 pub const ODD_LAYERS: u64 = 0xFFFF_0000_FFFF_0000;
@@ -490,20 +490,13 @@ const LOWINVERSE_BUDGET: u32 = 16;
 
 /// Every set of two cells of `cells`.
 fn pairs_of(cells: u64) -> impl Iterator<Item = u64> {
-    BitIter(cells).flat_map(move |a| BitIter(cells & !(a << 1).wrapping_sub(1)).map(move |b| a | b))
+    single_bits(cells)
+        .flat_map(move |a| single_bits(cells & !(a << 1).wrapping_sub(1)).map(move |b| a | b))
 }
 
-/// The single bits of a set, lowest first.
-struct BitIter(u64);
-
-impl Iterator for BitIter {
-    type Item = u64;
-    #[inline(always)]
-    fn next(&mut self) -> Option<u64> {
-        let bit = self.0 & self.0.wrapping_neg();
-        self.0 &= self.0.wrapping_sub(1);
-        (bit != 0).then_some(bit)
-    }
+/// The cells of `cells` one by one, each as a set of one bit, lowest first.
+fn single_bits(cells: u64) -> impl Iterator<Item = u64> {
+    BitBoard(cells).iter().map(|cell| 1u64 << cell.index())
 }
 
 /// The whole columns of the cells of `cells`.
