@@ -334,6 +334,11 @@ pub enum StoreCommand {
         /// One JSON object.
         #[arg(long)]
         json: bool,
+        /// How many moves deep to show each root's tree: 1 shows the root's moves; each level
+        /// below shows, under a move the proof worked on, the replies it worked on (those with
+        /// more than one node recorded under them) and counts the others.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+        depth: u32,
     },
     /// Every position that the store decides something of, as `MOVES VALUE` lines.
     Export {

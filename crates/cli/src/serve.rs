@@ -37,12 +37,12 @@ pub fn run(args: ServeArgs) -> ExitCode {
     let mut state = ServeState::new(engine, config);
     if let Some(store) = args.store {
         // Read once now, so that a wrong path is an error at the start, not on the page.
-        if let Err(error) = status_report(&store) {
+        if let Err(error) = status_report(&store, 1) {
             eprintln!("{command}: --store: {error}");
             return store_error_code(&error);
         }
         state = state.with_proof_status(Box::new(move || {
-            let report = status_report(&store).map_err(|error| error.to_string())?;
+            let report = status_report(&store, 1).map_err(|error| error.to_string())?;
             serde_json::to_value(report).map_err(|error| error.to_string())
         }));
     }

@@ -1,6 +1,7 @@
 //! `score4 store status | export | merge`: what a store holds, its positions as lines, and
 //! stores of several machines combined.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,7 +19,7 @@ use crate::StoreCommand;
 /// Runs a `score4 store` command.
 pub fn run(command: StoreCommand) -> ExitCode {
     let outcome = match command {
-        StoreCommand::Status { file, json } => status(&file, json),
+        StoreCommand::Status { file, json, depth } => status(&file, json, depth),
         StoreCommand::Export { file } => export(&file),
         StoreCommand::Merge {
             destination,
@@ -50,50 +51,82 @@ struct MoveStatus {
     /// `proven` (the first player wins after it), `refuted` (not), `open`, `ends the game`.
     status: &'static str,
     nodes: u64,
+    /// With `--depth` 2 or more, for a move with more than one node recorded under it: the
+    /// replies with more than one node under them, in column order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    replies: Vec<MoveStatus>,
+    /// The replies not listed in `replies`, by status (empty when none is left out).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    others: BTreeMap<&'static str, u32>,
 }
 
-/// The roots' and their moves' states, for a store of the game `R`.
-fn roots<R: Record>(store: &Store, roots: &[String]) -> Result<Vec<RootStatus>, StoreError> {
+/// The roots' and their moves' states, for a store of the game `R`, each root's tree `depth`
+/// moves deep.
+fn roots<R: Record>(
+    store: &Store,
+    roots: &[String],
+    depth: u32,
+) -> Result<Vec<RootStatus>, StoreError> {
     let mut statuses = Vec::new();
     for root in roots {
         let Ok(game) = root.parse::<R>() else {
             continue;
         };
-        let value_of = |position: &R::Position| -> Result<Option<bool>, StoreError> {
-            Ok(store
-                .get(store_key(position))?
-                .and_then(|record| first_player_wins(record.bounds, position.white_to_move())))
-        };
-        let value = value_of(game.position())?;
-        let mut moves = Vec::new();
-        for column in <R::Position as Game>::columns() {
-            let mut child = game.clone();
-            if child.play_column(column).is_err() {
-                continue;
-            }
-            let text = child.to_string();
-            let status = match child.outcome() {
-                score4_engine::Outcome::Ongoing => match value_of(child.position())? {
-                    Some(true) => "proven",
-                    Some(false) => "refuted",
-                    None => "open",
-                },
-                _ => "ends the game",
-            };
-            moves.push(MoveStatus {
-                column: column.to_string(),
-                status,
-                nodes: store.nodes_under(&text)?,
-            });
-        }
+        let value = value_of(store, game.position())?;
         statuses.push(RootStatus {
             position: root.clone(),
             value: value.map(u8::from),
             nodes: store.nodes_under(root)?,
-            moves,
+            moves: moves_of(store, &game, depth)?,
         });
     }
     Ok(statuses)
+}
+
+/// Whether the store proves that the first player wins at `position`, if it decides it.
+fn value_of<P: Game>(store: &Store, position: &P) -> Result<Option<bool>, StoreError> {
+    Ok(store
+        .get(store_key(position))?
+        .and_then(|record| first_player_wins(record.bounds, position.white_to_move())))
+}
+
+/// Every legal move of `game` with its state and the nodes recorded under it; while `depth`
+/// allows, a move with more than one node under it also lists its replies that have.
+fn moves_of<R: Record>(store: &Store, game: &R, depth: u32) -> Result<Vec<MoveStatus>, StoreError> {
+    let mut moves = Vec::new();
+    for column in <R::Position as Game>::columns() {
+        let mut child = game.clone();
+        if child.play_column(column).is_err() {
+            continue;
+        }
+        let status = match child.outcome() {
+            score4_engine::Outcome::Ongoing => match value_of(store, child.position())? {
+                Some(true) => "proven",
+                Some(false) => "refuted",
+                None => "open",
+            },
+            _ => "ends the game",
+        };
+        let nodes = store.nodes_under(&child.to_string())?;
+        let (mut replies, mut others) = (Vec::new(), BTreeMap::new());
+        if depth > 1 && nodes > 1 {
+            for reply in moves_of(store, &child, depth - 1)? {
+                if reply.nodes > 1 {
+                    replies.push(reply);
+                } else {
+                    *others.entry(reply.status).or_insert(0) += 1;
+                }
+            }
+        }
+        moves.push(MoveStatus {
+            column: column.to_string(),
+            status,
+            nodes,
+            replies,
+            others,
+        });
+    }
+    Ok(moves)
 }
 
 /// What `store status` reports, read from the store at `file`: its summary, each root's
@@ -129,7 +162,7 @@ struct RunStatus {
 }
 
 /// Reads the status of the store at `file`.
-pub fn status_report(file: &Path) -> Result<StatusReport, StoreError> {
+pub fn status_report(file: &Path, depth: u32) -> Result<StatusReport, StoreError> {
     let store = Store::open_for_reading(file)?;
     let game = store.game()?;
     let summary = store.summary()?;
@@ -141,8 +174,8 @@ pub fn status_report(file: &Path) -> Result<StatusReport, StoreError> {
         }
     }
     let roots = match game.as_str() {
-        "classic" => roots::<ClassicRecord>(&store, &root_moves)?,
-        _ => roots::<GameRecord>(&store, &root_moves)?,
+        "classic" => roots::<ClassicRecord>(&store, &root_moves, depth)?,
+        _ => roots::<GameRecord>(&store, &root_moves, depth)?,
     };
     let recent_nodes_per_second = runs.last().map_or(0.0, |run| {
         run.nodes as f64 / (run.stopped - run.started).max(1e-9)
@@ -175,8 +208,8 @@ pub fn status_report(file: &Path) -> Result<StatusReport, StoreError> {
     })
 }
 
-fn status(file: &Path, json: bool) -> Result<(), StoreError> {
-    let report = status_report(file)?;
+fn status(file: &Path, json: bool, depth: u32) -> Result<(), StoreError> {
+    let report = status_report(file, depth)?;
     if json {
         match serde_json::to_string(&report) {
             Ok(text) => println!("{text}"),
@@ -215,6 +248,7 @@ fn status(file: &Path, json: bool) -> Result<(), StoreError> {
                 "  move {:>2}: {:<14} {:>16} nodes",
                 row.column, row.status, row.nodes
             );
+            print_replies(row, &row.column, 2);
         }
     }
     println!("runs:");
@@ -236,6 +270,36 @@ fn status(file: &Path, json: bool) -> Result<(), StoreError> {
     }
     println!("recent rate: {:.2} M nodes/s", rate / 1e6);
     Ok(())
+}
+
+/// The replies listed under `row` (`store status --depth`), one line each, with the moves from
+/// the root (`path`) and indented by `level`, then the count of the others by status.
+fn print_replies(row: &MoveStatus, path: &str, level: usize) {
+    let indent = "  ".repeat(level);
+    for reply in &row.replies {
+        let path = format!("{path}{}", reply.column);
+        println!(
+            "{indent}{path}: {:<14} {:>16} nodes",
+            reply.status, reply.nodes
+        );
+        print_replies(reply, &path, level + 1);
+    }
+    if !row.others.is_empty() {
+        let counts: Vec<String> = row
+            .others
+            .iter()
+            .map(|(status, count)| format!("{count} {status}"))
+            .collect();
+        let which = if row.replies.is_empty() {
+            "its replies"
+        } else {
+            "the other replies"
+        };
+        println!(
+            "{indent}{path}, {which}: {} (at most one node each)",
+            counts.join(", ")
+        );
+    }
 }
 
 /// The value column of `export`: the exact score when known, else the bounds.

@@ -37,6 +37,43 @@ fn prove_args(store: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Checks the replies `store status --depth` lists under `row` (a move of the first player
+/// when `first_players_move`), down the whole listing, and returns how many it lists: each
+/// has more than one node, the listed and the counted ones are at most 16 moves, and none
+/// contradicts the move's value (a proven move of the first player has no refuted reply; a
+/// proven reply of the first player makes the second player's move before it refuted, i.e.
+/// proven for the first player).
+fn replies_agree(row: &serde_json::Value, first_players_move: bool) -> usize {
+    let replies = row["replies"].as_array().cloned().unwrap_or_default();
+    let others: u64 = row["others"].as_object().map_or(0, |others| {
+        others.values().map(|n| n.as_u64().unwrap()).sum()
+    });
+    if replies.is_empty() && others == 0 {
+        return 0;
+    }
+    // Every legal reply, listed or counted: 16 but for full columns.
+    assert!(replies.len() as u64 + others <= 16, "{row}");
+    let status = row["status"].as_str().unwrap();
+    let mut listed = replies.len();
+    for reply in &replies {
+        assert!(reply["nodes"].as_u64().unwrap() > 1, "{reply}");
+        let reply_status = reply["status"].as_str().unwrap();
+        if first_players_move {
+            assert!(
+                !(status == "proven" && reply_status == "refuted"),
+                "a proven move with a refuted reply: {row}"
+            );
+        } else {
+            assert!(
+                !(status == "refuted" && reply_status == "proven"),
+                "a refuted reply with a proven answer: {row}"
+            );
+        }
+        listed += replies_agree(reply, !first_players_move);
+    }
+    listed
+}
+
 fn json_of(output: &[u8]) -> serde_json::Value {
     serde_json::from_slice(output).expect("one JSON object")
 }
@@ -215,6 +252,28 @@ fn store_status_reads_the_store_while_a_proof_writes_it() {
     let text = String::from_utf8_lossy(&status.stdout);
     assert!(text.contains("the first player wins"), "{text}");
     assert!(text.contains("move  6: proven"), "{text}");
+    // Deeper: each move's replies the proof worked on, and the others counted.
+    let deep = score4()
+        .args(["store", "status", "--depth", "3", "--json"])
+        .arg(&store)
+        .output()
+        .unwrap();
+    let deep = json_of(&deep.stdout);
+    let mut listed = 0;
+    for row in deep["roots"][0]["moves"].as_array().unwrap() {
+        listed += replies_agree(row, true);
+    }
+    assert!(listed > 0, "no reply listed at depth 3: {deep}");
+    let text = String::from_utf8_lossy(
+        &score4()
+            .args(["store", "status", "--depth", "2"])
+            .arg(&store)
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .into_owned();
+    assert!(text.lines().any(|line| line.starts_with("    6")), "{text}");
     // Export gives lines `solve` reads, and merge copies them.
     let export = score4()
         .args(["store", "export"])
