@@ -321,6 +321,20 @@ pub struct ProveArgs {
     /// proven): for a job's time limit on a cluster, so that the next job resumes.
     #[arg(long, value_parser = score4_input::parse_duration)]
     stop_after: Option<std::time::Duration>,
+    /// Which open job a worker takes next: `moves`, depth first in the move ordering, or
+    /// `proof-numbers`, by proof-number search over the tree of jobs (docs/STORE.md). Either
+    /// resumes a store that the other wrote.
+    #[arg(long, value_enum, default_value = "moves")]
+    jobs: JobsArg,
+}
+
+/// The values of `prove --jobs` ([`score4_prove::JobOrder`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum JobsArg {
+    /// Depth first, in the move ordering.
+    Moves,
+    /// Proof-number search over the tree of jobs.
+    ProofNumbers,
 }
 
 /// Subcommands of `score4 store`.

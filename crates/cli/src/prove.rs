@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
 use score4_engine::{machine_memory, physical_cores, Game, Mode, Record};
-use score4_prove::{prove, ProveConfig, ProveError, ProveProgress};
+use score4_prove::{prove, JobOrder, ProveConfig, ProveError, ProveProgress};
 use score4_store::{Run, Store, StoreError};
 
 use crate::input::parse_game;
@@ -119,6 +119,10 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
         threads,
         table_bytes: memory,
         checkpoint: args.checkpoint,
+        job_order: match args.jobs {
+            crate::JobsArg::Moves => JobOrder::Moves,
+            crate::JobsArg::ProofNumbers => JobOrder::ProofNumbers,
+        },
         commit_every: std::time::Duration::from_secs(1),
         progress_every: args.progress_every,
         run: Run {

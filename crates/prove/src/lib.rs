@@ -17,5 +17,5 @@ mod value;
 pub use book::search_book;
 pub use run::{prove, prove_with, ProveConfig, ProveError, ProveProgress, ProveReport};
 pub use searcher::{JobAnswer, JobRequest, JobSearcher, LocalSearcher};
-pub use tree::store_key;
+pub use tree::{store_key, JobOrder};
 pub use value::{bounds_at, bounds_of, first_player_wins, reaches};

@@ -10,7 +10,7 @@ use score4_solver::{Mode, Monitor, TableConfig, TableError, TranspositionTable};
 use score4_store::{Run, Store, StoreError};
 
 use crate::searcher::{JobAnswer, JobRequest, JobSearcher, LocalSearcher};
-use crate::tree::{State, Tree};
+use crate::tree::{JobOrder, State, Tree};
 
 /// How long a job must have run before an idle worker has it split: long enough that easy
 /// jobs end by themselves, short against a checkpoint.
@@ -28,6 +28,8 @@ pub struct ProveConfig {
     /// The longest a job is searched before it is split into its children: the most work a
     /// kill can lose per worker.
     pub checkpoint: Duration,
+    /// Which open job a worker takes next.
+    pub job_order: JobOrder,
     /// How often settled positions are committed to the store.
     pub commit_every: Duration,
     /// How often `on_progress` is called.
@@ -234,7 +236,13 @@ impl<F> RunState<'_, F> {
             .map(|(key, (bounds, _))| (key, bounds))
             .collect();
         let shared = Mutex::new(Shared {
-            tree: Tree::new(*root, moves.to_owned(), known, threshold),
+            tree: Tree::new(
+                *root,
+                moves.to_owned(),
+                known,
+                threshold,
+                self.config.job_order,
+            ),
             nodes: 0,
             running: 0,
             finished: false,

@@ -38,9 +38,31 @@ pub(crate) struct Node<G> {
     split_before: bool,
 }
 
+/// Which open job a worker takes next ([`Tree::pick`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JobOrder {
+    /// The first open job in the order of the moves: depth first, the game's move ordering
+    /// at every node. A move of the first player that is hard to refute is searched to its
+    /// end before the next one is tried.
+    #[default]
+    Moves,
+    /// Proof-number search over the job tree (Allis): every open job counts as one node to
+    /// prove and one to disprove; a node of the first player needs the least proof of its
+    /// children and all their disproofs, a node of the second player the reverse; the job
+    /// taken is one below the children that need the least to prove (first player) or to
+    /// disprove (second player), ties in move order. A move whose subtree keeps splitting
+    /// grows dear, and its siblings get their turn.
+    ProofNumbers,
+}
+
+/// Proof and disproof numbers saturate here (a settled node's "infinite" one).
+const INFINITE: u64 = u64::MAX / 4;
+
 /// The tree, what the store knew, and the records settled since the last commit.
 pub(crate) struct Tree<G> {
     nodes: Vec<Node<G>>,
+    /// How the next job is chosen.
+    order: JobOrder,
     /// The question's threshold on the first player's score.
     threshold: i32,
     /// Bounds by key: the store's at the start, then every node settled or split.
@@ -63,9 +85,11 @@ impl<G: Game> Tree<G> {
         moves: String,
         known: HashMap<u128, Bounds>,
         threshold: i32,
+        order: JobOrder,
     ) -> Tree<G> {
         let mut tree = Tree {
             nodes: Vec::new(),
+            order,
             threshold,
             known,
             pending: Vec::new(),
@@ -149,20 +173,74 @@ impl<G: Game> Tree<G> {
     /// The next job: the first open node, in the order of the moves, that nobody searches.
     /// Nodes split before are split again on the way, and nodes whose key another node has
     /// settled since are settled (which may cancel running jobs: the workers returned).
+    /// With [`JobOrder::ProofNumbers`], the children of each node are tried by their numbers
+    /// instead of in move order.
     pub(crate) fn pick(&mut self, cancel: &mut Vec<usize>) -> Option<usize> {
-        self.pick_below(0, cancel)
+        let numbers = match self.order {
+            JobOrder::Moves => Vec::new(),
+            JobOrder::ProofNumbers => self.proof_numbers(),
+        };
+        self.pick_below(0, &numbers, cancel)
     }
 
-    fn pick_below(&mut self, id: usize, cancel: &mut Vec<usize>) -> Option<usize> {
+    /// Each node's (proof, disproof) numbers, by id, for the question "does the first player
+    /// reach the threshold?". A child always has a larger id than its parent, so one pass
+    /// from the last node up computes every node after its children.
+    fn proof_numbers(&self) -> Vec<(u64, u64)> {
+        let mut numbers = vec![(1, 1); self.nodes.len()];
+        for id in (0..self.nodes.len()).rev() {
+            let node = &self.nodes[id];
+            numbers[id] = match node.state {
+                State::Settled(true) => (0, INFINITE),
+                State::Settled(false) => (INFINITE, 0),
+                State::Open => (1, 1),
+                State::Split => {
+                    let children = node.children.iter().map(|&child| numbers[child]);
+                    let (least_proof, least_disproof) = children
+                        .clone()
+                        .fold((INFINITE, INFINITE), |(p, d), (cp, cd)| {
+                            (p.min(cp), d.min(cd))
+                        });
+                    let (all_proofs, all_disproofs) = children
+                        .fold((0u64, 0u64), |(p, d), (cp, cd)| {
+                            ((p + cp).min(INFINITE), (d + cd).min(INFINITE))
+                        });
+                    if node.position.white_to_move() {
+                        (least_proof, all_disproofs)
+                    } else {
+                        (all_proofs, least_disproof)
+                    }
+                }
+            };
+        }
+        numbers
+    }
+
+    fn pick_below(
+        &mut self,
+        id: usize,
+        numbers: &[(u64, u64)],
+        cancel: &mut Vec<usize>,
+    ) -> Option<usize> {
         match self.nodes[id].state {
             State::Settled(_) => None,
             State::Split => {
-                let children = self.nodes[id].children.clone();
+                let mut children = self.nodes[id].children.clone();
+                if !numbers.is_empty() {
+                    // The most proving first: a stable sort keeps move order among equals.
+                    // Nodes added below since the numbers were computed count as open.
+                    let number = |child: usize| numbers.get(child).copied().unwrap_or((1, 1));
+                    if self.nodes[id].position.white_to_move() {
+                        children.sort_by_key(|&child| number(child).0);
+                    } else {
+                        children.sort_by_key(|&child| number(child).1);
+                    }
+                }
                 for child in children {
                     if !self.is_needed(id) {
                         return None;
                     }
-                    if let Some(job) = self.pick_below(child, cancel) {
+                    if let Some(job) = self.pick_below(child, numbers, cancel) {
                         return Some(job);
                     }
                 }
@@ -184,7 +262,7 @@ impl<G: Game> Tree<G> {
                 }
                 if node.split_before {
                     self.split(id, 0, 0.0, cancel);
-                    return self.pick_below(id, cancel);
+                    return self.pick_below(id, numbers, cancel);
                 }
                 Some(id)
             }
@@ -334,5 +412,63 @@ impl<G: Game> Tree<G> {
             }
         }
         self.reconsider(id, cancel);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use score4_board::GameRecord;
+
+    /// A tree over an opening position (X to move) with nothing known, in `order`.
+    fn tree(order: JobOrder) -> Tree<score4_board::Position> {
+        let game: GameRecord = "0F".parse().unwrap();
+        Tree::new(*game.position(), "0F".to_owned(), HashMap::new(), 1, order)
+    }
+
+    /// Splits `id` as a job would that ran out of its time.
+    fn split(tree: &mut Tree<score4_board::Position>, id: usize) {
+        tree.split(id, 100, 1.0, &mut Vec::new());
+    }
+
+    #[test]
+    fn proof_numbers_give_a_dear_move_s_siblings_their_turn() {
+        for order in [JobOrder::Moves, JobOrder::ProofNumbers] {
+            let mut tree = tree(order);
+            split(&mut tree, 0);
+            let first = tree.pick(&mut Vec::new()).unwrap();
+            assert_eq!(tree.node(first).moves.len(), 3, "a move of X");
+            // X's first move is split: O's 16 replies all need proving.
+            split(&mut tree, first);
+            let next = tree.pick(&mut Vec::new()).unwrap();
+            let numbers = tree.proof_numbers();
+            assert_eq!(numbers[first], (16, 1), "{order:?}");
+            assert_eq!(numbers[0], (1, 16), "{order:?}");
+            match order {
+                // Depth first: one of O's replies below the first move.
+                JobOrder::Moves => assert_eq!(tree.node(next).moves.len(), 4),
+                // The first move needs 16 proofs now, a sibling one.
+                JobOrder::ProofNumbers => {
+                    assert_eq!(tree.node(next).moves.len(), 3);
+                    assert_ne!(next, first);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn settled_children_decide_the_numbers() {
+        let mut tree = tree(JobOrder::ProofNumbers);
+        split(&mut tree, 0);
+        let first = tree.pick(&mut Vec::new()).unwrap();
+        tree.settle_searched(first, false, 10, 0.1, &mut Vec::new());
+        let numbers = tree.proof_numbers();
+        assert_eq!(numbers[first], (INFINITE, 0));
+        // The root (X to move) still has 15 moves open: proof 1, disproof 15.
+        assert_eq!(numbers[0], (1, 15));
+        let second = tree.pick(&mut Vec::new()).unwrap();
+        tree.settle_searched(second, true, 10, 0.1, &mut Vec::new());
+        assert_eq!(tree.value(), Some(true));
+        assert_eq!(tree.proof_numbers()[0], (0, INFINITE));
     }
 }

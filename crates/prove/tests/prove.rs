@@ -9,7 +9,7 @@ use score4_board::GameRecord;
 use score4_game::Game;
 mod common;
 use common::{config, prove_to_the_end};
-use score4_prove::{prove, ProveConfig};
+use score4_prove::{prove, JobOrder, ProveConfig};
 use score4_solver::{Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
 use score4_store::Store;
 
@@ -45,6 +45,31 @@ fn split_proofs_agree_with_the_solver() {
 }
 
 #[test]
+fn split_proofs_by_proof_numbers_agree_with_the_solver() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut checked, mut rows) = (0, 0);
+    for stones in [26, 30, 34] {
+        for (i, (game, wins)) in positions(stones, 8).into_iter().enumerate() {
+            let path = dir.path().join(format!("pn-d{stones}-{i}.db"));
+            let mut store = Store::open_for_writing(&path, "3d").unwrap();
+            let config = ProveConfig {
+                job_order: JobOrder::ProofNumbers,
+                ..config(Duration::from_millis(1))
+            };
+            let stop = AtomicBool::new(false);
+            let moves = game.to_string();
+            let report =
+                prove(game.position(), &moves, &mut store, &config, &stop, |_| {}).unwrap();
+            assert_eq!(report.value, Some(i32::from(wins)), "{game}");
+            checked += 1;
+            rows += store.summary().unwrap().positions;
+        }
+    }
+    assert_eq!(checked, 24);
+    assert!(rows > 200, "the trees were split: {rows} positions stored");
+}
+
+#[test]
 fn a_proof_stopped_and_resumed_from_its_store_ends_with_the_solvers_value() {
     let dir = tempfile::tempdir().unwrap();
     for (i, (game, wins)) in positions(28, 6).into_iter().enumerate() {
@@ -67,8 +92,19 @@ fn a_proof_stopped_and_resumed_from_its_store_ends_with_the_solvers_value() {
             })
             .unwrap();
         }
+        // The second run takes its jobs in move order, or for every other position by proof
+        // numbers: a store written under one order resumes under the other.
         let mut store = Store::open_for_writing(&path, "3d").unwrap();
-        let report = prove_to_the_end(&game, &mut store, Duration::from_millis(2));
+        let report = if i % 2 == 0 {
+            prove_to_the_end(&game, &mut store, Duration::from_millis(2))
+        } else {
+            let config = ProveConfig {
+                job_order: JobOrder::ProofNumbers,
+                ..config(Duration::from_millis(2))
+            };
+            let stop = AtomicBool::new(false);
+            prove(game.position(), &moves, &mut store, &config, &stop, |_| {}).unwrap()
+        };
         assert_eq!(report.value, Some(i32::from(wins)), "{moves}");
         assert!(store.check_integrity().is_ok());
     }

@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use score4_board::GameRecord;
-use score4_prove::{prove, ProveConfig, ProveReport};
+use score4_prove::{prove, JobOrder, ProveConfig, ProveReport};
 use score4_solver::Mode;
 use score4_store::{Run, Store};
 
@@ -17,6 +17,7 @@ pub fn config(checkpoint: Duration) -> ProveConfig {
         threads: 2,
         table_bytes: 128 << 20,
         checkpoint,
+        job_order: JobOrder::Moves,
         commit_every: Duration::from_millis(20),
         progress_every: Duration::from_secs(3600),
         run: Run {
