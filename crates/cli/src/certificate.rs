@@ -2,6 +2,7 @@
 //! `score4 verify` (checks certificates with `score4-verify`, which shares no code with the
 //! solver).
 
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -15,7 +16,8 @@ use score4_certify::{certify, certify_top, CertifyError, CertifySummary, Top};
 use score4_engine::{format_bytes, Replacement, TranspositionTable};
 use score4_verify::Joined;
 
-use crate::{CertifyArgs, EXIT_BAD_INPUT};
+use crate::part_search::{search_leaves, Found, Leaf, SearchSettings, Stopped};
+use crate::{CertifyArgs, VerifyArgs, EXIT_BAD_INPUT};
 
 /// Runs `score4 certify`: one certificate, or with `--store` a top and its parts.
 pub fn run_certify(args: CertifyArgs) -> ExitCode {
@@ -308,9 +310,12 @@ fn check_file(path: &Path, bar: &ProgressBar) -> Checked {
 }
 
 /// Runs `score4 verify FILE...`: checks every file alone (on every core), then joins the set
-/// (each `part` leaf must be proven by a file of the set, docs/CERTIFICATE.md). Exit status 0
-/// if every certificate checks, 1 if any does not, 2 if a file cannot be read.
-pub fn run_verify(files: Vec<PathBuf>) -> ExitCode {
+/// (each `part` leaf must be proven by a file of the set, docs/CERTIFICATE.md), and with
+/// `--search-parts` searches the leaves no file proves. Exit status 0 if every certificate
+/// checks, 1 if any does not, 2 if a file cannot be read (or an option is impossible), 128 + the
+/// signal's number if a signal stopped the search.
+pub fn run_verify(args: VerifyArgs) -> ExitCode {
+    let files = args.files;
     let total: u64 = files
         .iter()
         .map(|path| std::fs::metadata(path).map_or(0, |m| m.len()))
@@ -353,7 +358,21 @@ pub fn run_verify(files: Vec<PathBuf>) -> ExitCode {
         })
         .collect();
     let joined = score4_verify::join(&verdicts);
-    let (mut unreadable, mut invalid) = (false, false);
+    let searched = if args.search_parts {
+        let search = SearchSettings {
+            threads: args.threads.unwrap_or_else(score4_engine::physical_cores),
+            memory: args.memory,
+            part_time: args.part_time,
+        };
+        match search_unmet(&files, &verdicts, &joined, search) {
+            Ok(searched) => searched,
+            Err(Stopped::Engine(code)) => return code,
+            Err(Stopped::Signal(signal)) => return crate::signals::exit_code(signal),
+        }
+    } else {
+        HashMap::new()
+    };
+    let (mut unreadable, mut invalid, mut undecided) = (false, false, false);
     for ((path, result), joined) in files.iter().zip(&results).zip(joined) {
         match (result, joined) {
             (Checked::Unreadable(error), _) => {
@@ -364,39 +383,60 @@ pub fn run_verify(files: Vec<PathBuf>) -> ExitCode {
                 eprintln!("{}: invalid: {fault}", path.display());
                 invalid = true;
             }
-            (
-                Checked::Valid(verdict, _),
-                Some(Joined {
-                    unmet: Some(part), ..
-                }),
-            ) => {
-                let moves = if part.moves.is_empty() {
-                    "-"
-                } else {
-                    &part.moves
-                };
-                eprintln!(
-                    "{}: invalid: node {} (moves {moves}): part: no certificate of the set proves \
-                     this position ({:016x} {:016x}) with the claim {}",
-                    path.display(),
-                    part.node,
-                    part.x,
-                    part.o,
-                    match verdict.claim {
-                        score4_verify::Claim::Win => "win",
-                        score4_verify::Claim::Hold => "hold",
-                    }
-                );
-                invalid = true;
-            }
             (Checked::Valid(verdict, seconds), joined) => {
                 let joined = joined.expect("a valid file is joined");
+                let claim = claim_word(verdict.claim);
+                // A leaf no file proves is accepted only when the search found its claim.
+                let not_met = joined.unmet.iter().find(|part| {
+                    searched.get(&leaf_key(verdict.claim, part)) != Some(&Searched::Agrees)
+                });
+                if let Some(part) = not_met {
+                    let moves = if part.moves.is_empty() {
+                        "-"
+                    } else {
+                        &part.moves
+                    };
+                    let given_up =
+                        searched.get(&leaf_key(verdict.claim, part)) == Some(&Searched::GivenUp);
+                    let why = match searched.get(&leaf_key(verdict.claim, part)) {
+                        Some(Searched::Disagrees) => {
+                            "score4's search does not find the claim there".to_owned()
+                        }
+                        Some(Searched::GivenUp) => {
+                            "score4's search was given up at --part-time".to_owned()
+                        }
+                        Some(Searched::NotReached(reason)) => reason.clone(),
+                        _ => "no certificate of the set proves this position".to_owned(),
+                    };
+                    let verdict_word = if given_up { "undecided" } else { "invalid" };
+                    eprintln!(
+                        "{}: {verdict_word}: node {} (moves {moves}): part: {why} ({:016x} \
+                         {:016x}) with the claim {claim}",
+                        path.display(),
+                        part.node,
+                        part.x,
+                        part.o,
+                    );
+                    if given_up {
+                        undecided = true;
+                    } else {
+                        invalid = true;
+                    }
+                    continue;
+                }
                 let kinds = &verdict.kinds;
-                let parts = match (kinds.part, joined.is_part) {
-                    (0, false) => String::new(),
-                    (0, true) => "; a part of the set".to_owned(),
-                    (n, false) => format!("; its {n} parts are proven by the set"),
-                    (n, true) => format!("; a part of the set, its {n} parts proven by the set"),
+                let searched = joined.unmet.len();
+                let parts = match (kinds.part, joined.is_part, searched) {
+                    (0, false, _) => String::new(),
+                    (0, true, _) => "; a part of the set".to_owned(),
+                    (n, false, 0) => format!("; its {n} parts are proven by the set"),
+                    (n, true, 0) => format!("; a part of the set, its {n} parts proven by the set"),
+                    (n, is_part, searched) => format!(
+                        "{}; of its {n} parts, {} are proven by the set and {searched} by \
+                         score4's search (not by a certificate)",
+                        if is_part { "; a part of the set" } else { "" },
+                        n - searched as u64,
+                    ),
                 };
                 println!(
                     "{}: valid: root {}: {}; {} nodes ({} choose, {} every, {} win, {} over, {} \
@@ -421,7 +461,108 @@ pub fn run_verify(files: Vec<PathBuf>) -> ExitCode {
         ExitCode::from(EXIT_BAD_INPUT)
     } else if invalid {
         ExitCode::FAILURE
+    } else if undecided {
+        ExitCode::from(EXIT_UNDECIDED)
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `score4 verify`'s exit status when a leaf's search was given up and nothing is invalid.
+const EXIT_UNDECIDED: u8 = 3;
+
+/// The claim as the reports write it.
+fn claim_word(claim: score4_verify::Claim) -> &'static str {
+    match claim {
+        score4_verify::Claim::Win => "win",
+        score4_verify::Claim::Hold => "hold",
+    }
+}
+
+/// A leaf to search, as the set needs it: the claim and the position.
+type LeafKey = (bool, u64, u64);
+
+fn leaf_key(claim: score4_verify::Claim, part: &score4_verify::Obligation) -> LeafKey {
+    (claim == score4_verify::Claim::Win, part.x, part.o)
+}
+
+/// What searching a leaf gave, for the report of the files that need it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Searched {
+    Agrees,
+    Disagrees,
+    GivenUp,
+    NotReached(String),
+}
+
+/// Searches, once each, the `part` leaves of the files valid alone that no file of the set
+/// proves, printing a line per leaf and a summary.
+fn search_unmet(
+    files: &[PathBuf],
+    verdicts: &[Option<score4_verify::Verdict>],
+    joined: &[Option<Joined>],
+    search: SearchSettings,
+) -> Result<HashMap<LeafKey, Searched>, Stopped> {
+    let mut seen = HashSet::new();
+    let mut leaves = Vec::new();
+    for (file, (verdict, joined)) in verdicts.iter().zip(joined).enumerate() {
+        let (Some(verdict), Some(joined)) = (verdict, joined) else {
+            continue;
+        };
+        for part in &joined.unmet {
+            if seen.insert(leaf_key(verdict.claim, part)) {
+                leaves.push(Leaf {
+                    file,
+                    claim: verdict.claim,
+                    part: part.clone(),
+                    root: verdict.root.clone(),
+                });
+            }
+        }
+    }
+    let mut searched = HashMap::new();
+    if leaves.is_empty() {
+        return Ok(searched);
+    }
+    eprintln!(
+        "score4 verify: searching the {} part leaves no certificate of the set proves, with \
+         score4's solver ({} threads, {}): what they prove rests on that search",
+        leaves.len(),
+        search.threads,
+        format_bytes(search.memory),
+    );
+    let started = Instant::now();
+    let mut total_nodes = 0;
+    search_leaves(&leaves, search, |leaf, found, seconds| {
+        let claim = claim_word(leaf.claim);
+        let (answer, nodes) = match found {
+            Found::Agrees { nodes } => (Searched::Agrees, Some(*nodes)),
+            Found::Disagrees { nodes } => (Searched::Disagrees, Some(*nodes)),
+            Found::GivenUp { nodes } => (Searched::GivenUp, Some(*nodes)),
+            Found::NotReached(reason) => (Searched::NotReached(reason.clone()), None),
+        };
+        total_nodes += nodes.unwrap_or(0);
+        let what = match &answer {
+            Searched::Agrees => format!("searched: {claim}, as claimed"),
+            Searched::Disagrees => format!("searched: NOT {claim}, against the claim"),
+            Searched::GivenUp => "given up at --part-time, undecided".to_owned(),
+            Searched::NotReached(reason) => format!("not searched: {reason}"),
+        };
+        let cost = nodes.map_or(String::new(), |nodes| {
+            format!("; {nodes} nodes in {seconds:.1} s")
+        });
+        println!(
+            "{}: part {} (node {}): {what}{cost}",
+            files[leaf.file].display(),
+            leaf.moves(),
+            leaf.part.node,
+        );
+        searched.insert(leaf_key(leaf.claim, &leaf.part), answer);
+    })?;
+    eprintln!(
+        "score4 verify: {} part leaves searched: {total_nodes} nodes in {:.1} s",
+        leaves.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(searched)
 }

@@ -9,6 +9,7 @@ mod certificate;
 mod cluster;
 mod engine_error;
 mod input;
+mod part_search;
 mod play;
 mod pons;
 mod progress;
@@ -99,12 +100,9 @@ enum Command {
     /// `score4 verify` checks without trusting the solver.
     Certify(CertifyArgs),
     /// Check certificates with a checker that shares no code with the solver: exit 0 if all
-    /// are valid, 1 if any is not (naming the node and why), 2 if a file cannot be read.
-    Verify {
-        /// Certificate files.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-    },
+    /// are valid, 1 if any is not (naming the node and why), 2 if a file cannot be read, 3 if
+    /// a leaf searched with --search-parts was given up (--part-time) and nothing is invalid.
+    Verify(VerifyArgs),
     /// Serve the analysis API over HTTP (docs/API.md): every legal column's value, as JSON or
     /// refined step by step as server-sent events, on one shared engine.
     ///
@@ -266,6 +264,29 @@ pub struct CertifyArgs {
     /// Give up if the certificate would have more nodes than this.
     #[arg(long, default_value_t = 100_000_000)]
     max_nodes: u64,
+}
+
+/// Options of `score4 verify`.
+#[derive(clap::Args)]
+pub struct VerifyArgs {
+    /// Certificate files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Solve every `part` leaf that no file of the set proves with score4's own search, and
+    /// accept it when the search finds the claim. Such a leaf rests on score4's search, not on
+    /// a certificate, and the report says so (docs/CERTIFICATE.md).
+    #[arg(long)]
+    search_parts: bool,
+    /// With --search-parts: worker threads of the search (default: one per physical core).
+    #[arg(long, value_parser = parse_threads, requires = "search_parts")]
+    threads: Option<usize>,
+    /// With --search-parts: memory for the search's table and tree (B, KiB, MiB, GiB, TiB).
+    #[arg(long, default_value = "1GiB", value_parser = score4_input::parse_bytes)]
+    memory: u64,
+    /// With --search-parts: give up a leaf's search after this long (e.g. 30s). A leaf given
+    /// up is neither accepted nor refuted: the file is then undecided (exit status 3).
+    #[arg(long, value_parser = score4_input::parse_duration, requires = "search_parts")]
+    part_time: Option<std::time::Duration>,
 }
 
 /// The opening book of `solve`, `analyze` and `play`.
@@ -650,8 +671,8 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_BAD_INPUT)
         }
         Command::Certify(args) if game == GameKind::Space => certificate::run_certify(args),
-        Command::Verify { files } if game == GameKind::Space => certificate::run_verify(files),
-        Command::Certify(_) | Command::Verify { .. } => {
+        Command::Verify(args) if game == GameKind::Space => certificate::run_verify(args),
+        Command::Certify(_) | Command::Verify(_) => {
             eprintln!("score4 --game classic: certificates are of the 3-D game only");
             ExitCode::from(EXIT_BAD_INPUT)
         }

@@ -218,3 +218,136 @@ fn proofs_certified_in_parts_from_their_stores_verify_joined_with_both_checkers(
     assert!(files.len() > 1, "{listed}");
     assert_eq!(rust_check(&files).0, 0);
 }
+
+/// X's and O's stones after `moves` (cell `16·height + column`), as a certificate writes them.
+fn boards(moves: &str) -> (u64, u64) {
+    let (mut stones, mut heights) = ([0u64; 2], [0u32; 16]);
+    for (i, column) in moves.chars().enumerate() {
+        let column = column.to_digit(16).unwrap() as usize;
+        stones[i % 2] |= 1 << (16 * heights[column] + column as u32);
+        heights[column] += 1;
+    }
+    (stones[0], stones[1])
+}
+
+#[test]
+fn parts_no_file_proves_are_searched_with_search_parts_and_a_false_one_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 30-stone hold that splits (the test above).
+    let moves = "D22593E019405312595FAA2E8B7D34";
+    let (store, wins) = prove_split(dir.path(), moves);
+    assert!(!wins);
+    let out = dir.path().join("top");
+    stdout_of_success(
+        score4()
+            .args(["certify", moves, "--top-only", "--store"])
+            .arg(&store)
+            .arg("-o")
+            .arg(&out),
+    );
+    let top = vec![out.join("top.cert")];
+    let text = std::fs::read_to_string(&top[0]).unwrap();
+    let part_leaves = text.lines().filter(|line| line.ends_with(" part")).count();
+    assert!(part_leaves >= 2, "{text}");
+
+    // Alone, the top is rejected; with its parts searched, accepted, and said to rest on the
+    // search.
+    assert_eq!(rust_check(&top).0, 1);
+    let searched = score4()
+        .arg("verify")
+        .args(&top)
+        .args(["--search-parts", "--threads", "1", "--memory", "128MiB"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&searched.stdout);
+    assert_eq!(searched.status.code(), Some(0), "{stdout}");
+    assert_eq!(
+        stdout.matches(": searched: hold, as claimed;").count(),
+        part_leaves,
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "of its {part_leaves} parts, 0 are proven by the set and {part_leaves} by score4's \
+             search (not by a certificate)"
+        )),
+        "{stdout}"
+    );
+
+    // A top that claims X wins after a move that does not: valid alone, refuted by the search.
+    let (x, o) = boards(moves);
+    let column = (0..16)
+        .find(|&c| {
+            moves
+                .matches(char::from_digit(c, 16).unwrap().to_ascii_uppercase())
+                .count()
+                < 4
+        })
+        .unwrap();
+    let after = format!("{moves}{:X}", column);
+    let (ax, ao) = boards(&after);
+    let false_top = dir.path().join("false.cert");
+    std::fs::write(
+        &false_top,
+        format!(
+            "score4-certificate 1\ngame 3d\nroot {moves}\nclaim win\n\
+             0 {x:016x} {o:016x} choose {column:X} 1\n1 {ax:016x} {ao:016x} part\nend 2\n"
+        ),
+    )
+    .unwrap();
+    let refuted = score4()
+        .arg("verify")
+        .arg(&false_top)
+        .args(["--search-parts", "--threads", "1", "--memory", "128MiB"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&refuted.stdout),
+        String::from_utf8_lossy(&refuted.stderr),
+    );
+    assert_eq!(refuted.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.contains("searched: NOT win, against the claim"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("false.cert: invalid: node 1 (moves ")
+            && stderr.contains("score4's search does not find the claim there"),
+        "{stderr}"
+    );
+}
+
+/// Reply A of the report's position (proofs/README.md): its published top is valid alone for
+/// both checkers (each rejects it only for its parts), and its parts, searched as far as ten
+/// seconds each allow, are what the top claims. The whole check, without the time limit, is the
+/// command proofs/README.md gives.
+#[test]
+fn reply_a_s_published_top_checks_and_its_parts_search_as_claimed() {
+    let top = vec![repository().join("proofs/0FC3484B7A.top.cert")];
+    for (status, _, stderr) in [rust_check(&top), python_check(&top)] {
+        assert_eq!(status, 1);
+        assert!(
+            stderr.contains("part: no certificate of the set proves this position"),
+            "{stderr}"
+        );
+    }
+    let searched = score4()
+        .arg("verify")
+        .args(&top)
+        .args(["--search-parts", "--threads", "2", "--memory", "1GiB"])
+        .args(["--part-time", "10s"])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&searched.stdout),
+        String::from_utf8_lossy(&searched.stderr),
+    );
+    let agreed = stdout.matches(": searched: win, as claimed;").count();
+    let given_up = stdout
+        .matches(": given up at --part-time, undecided")
+        .count();
+    assert_eq!(agreed + given_up, 16, "{stdout}{stderr}");
+    let status = if given_up == 0 { 0 } else { 3 };
+    assert_eq!(searched.status.code(), Some(status), "{stdout}{stderr}");
+    eprintln!("reply A: {agreed} of 16 parts searched to the end within 10 s each");
+}

@@ -1,6 +1,6 @@
 //! Clean stops, with real processes and real signals: Ctrl-C (SIGINT) or SIGTERM during
-//! `solve`, `bench`, `analyze` and `play` ends each within a few seconds, with what was finished
-//! printed or saved, and exit code 130 or 143. (`prove` and `serve` have theirs in
+//! `solve`, `bench`, `analyze`, `play` and `verify --search-parts` ends each within a few
+//! seconds, with what was finished printed or saved, and exit code 130 or 143. (`prove` and `serve` have theirs in
 //! tests/prove.rs and tests/serve.rs.)
 
 mod common;
@@ -191,4 +191,27 @@ fn play_prints_the_game_so_far_when_stopped() {
     assert_eq!(status.code(), Some(130), "{err}");
     assert!(out.contains("result: stopped by SIGINT"), "{out}");
     assert!(out.contains("record: "), "{out}");
+}
+
+#[test]
+fn verify_stops_every_leaf_search_when_stopped() {
+    // Reply A's top: two threads each search one of its 12-stone leaves, for minutes.
+    let top =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proofs/0FC3484B7A.top.cert");
+    let child = start(&[
+        "verify",
+        top.to_str().unwrap(),
+        "--search-parts",
+        "--threads",
+        "2",
+        "--memory",
+        "600MiB",
+    ]);
+    let (status, out, err) = stop(child, "-TERM", SOON, WITHIN);
+    assert_eq!(status.code(), Some(143), "{out}{err}");
+    assert!(
+        err.contains("stopped by SIGTERM while searching 0FC3484B7A9"),
+        "{err}"
+    );
+    assert!(!out.contains("valid"), "{out}");
 }

@@ -38,7 +38,7 @@ pub(crate) struct Node<G> {
     split_before: bool,
 }
 
-/// Which open job a worker takes next ([`Tree::pick`]).
+/// Which open job a worker takes next (`Tree::pick`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum JobOrder {
     /// The first open job in the order of the moves: depth first, the game's move ordering

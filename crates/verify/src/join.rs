@@ -11,9 +11,9 @@ use crate::check::{Claim, Obligation, Verdict};
 pub struct Joined {
     /// Its `part` leaves that files of the set prove.
     pub parts_met: usize,
-    /// The first of its `part` leaves that no file of the set proves: then the file is not
-    /// accepted.
-    pub unmet: Option<Obligation>,
+    /// Its `part` leaves that no file of the set proves, in file order: unless this is empty,
+    /// the file is not accepted.
+    pub unmet: Vec<Obligation>,
     /// Whether it proves a `part` leaf of another file (else it is one of the set's tops).
     pub is_part: bool,
 }
@@ -45,7 +45,12 @@ pub fn join(verdicts: &[Option<Verdict>]) -> Vec<Option<Joined>> {
             let met = |part: &&Obligation| roots.contains(&key(verdict.claim, (part.x, part.o)));
             Some(Joined {
                 parts_met: verdict.parts.iter().filter(met).count(),
-                unmet: verdict.parts.iter().find(|part| !met(part)).cloned(),
+                unmet: verdict
+                    .parts
+                    .iter()
+                    .filter(|part| !met(part))
+                    .cloned()
+                    .collect(),
                 is_part: needed.contains(&key(verdict.claim, verdict.root_position)),
             })
         })
@@ -87,7 +92,7 @@ mod tests {
         let met = |parts_met, is_part| {
             Some(Joined {
                 parts_met,
-                unmet: None,
+                unmet: Vec::new(),
                 is_part,
             })
         };
@@ -96,7 +101,8 @@ mod tests {
         for other in [Some(second_of_the_other_claim), None] {
             let joined = join(&[Some(top.clone()), Some(first.clone()), other.clone()]);
             let unmet = joined[0].clone().unwrap();
-            assert_eq!((unmet.parts_met, unmet.unmet.unwrap().node), (1, 2));
+            let nodes: Vec<u32> = unmet.unmet.iter().map(|part| part.node).collect();
+            assert_eq!((unmet.parts_met, nodes), (1, vec![2]));
             assert_eq!(joined[2].as_ref().map(|j| j.is_part), other.map(|_| false));
         }
     }
