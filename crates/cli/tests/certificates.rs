@@ -317,37 +317,60 @@ fn parts_no_file_proves_are_searched_with_search_parts_and_a_false_one_is_caught
     );
 }
 
-/// Reply A of the report's position (proofs/README.md): its published top is valid alone for
-/// both checkers (each rejects it only for its parts), and its parts, searched as far as ten
-/// seconds each allow, are what the top claims. The whole check, without the time limit, is the
-/// command proofs/README.md gives.
+/// The published proofs of replies A, B and 3 of the report's position (proofs/README.md): each
+/// top is valid alone for both checkers (each rejects it only for the parts no file proves; the
+/// part certificates of reply 3 are valid), and the parts no file proves, searched as far as
+/// ten seconds each allow, are what the tops claim. The whole check, without the time limit,
+/// is the command proofs/README.md gives.
 #[test]
-fn reply_a_s_published_top_checks_and_its_parts_search_as_claimed() {
-    let top = vec![repository().join("proofs/0FC3484B7A.top.cert")];
-    for (status, _, stderr) in [rust_check(&top), python_check(&top)] {
-        assert_eq!(status, 1);
-        assert!(
-            stderr.contains("part: no certificate of the set proves this position"),
-            "{stderr}"
+fn the_published_tops_check_and_their_parts_search_as_claimed() {
+    let proofs = repository().join("proofs");
+    let mut reply_3 = vec![proofs.join("0FC3484B73.top.cert")];
+    reply_3.extend(certificates_in(&proofs.join("0FC3484B73.parts")));
+    let sets = [
+        ("A", vec![proofs.join("0FC3484B7A.top.cert")], 16, 16),
+        ("B", vec![proofs.join("0FC3484B7B.top.cert")], 1, 1),
+        ("3", reply_3, 29, 12),
+    ];
+    for (reply, files, parts, searched_parts) in sets {
+        let part_files = files.len() - 1;
+        for (status, stdout, stderr) in [rust_check(&files), python_check(&files)] {
+            assert_eq!(status, 1, "reply {reply}");
+            assert!(
+                stderr.contains("top.cert: invalid: node ")
+                    && stderr.contains("part: no certificate of the set proves this position"),
+                "reply {reply}: {stderr}"
+            );
+            assert_eq!(stdout.matches(": valid: ").count(), part_files, "{stdout}");
+        }
+        let searched = score4()
+            .arg("verify")
+            .args(&files)
+            .args(["--search-parts", "--threads", "2", "--memory", "1GiB"])
+            .args(["--part-time", "10s"])
+            .output()
+            .unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&searched.stdout),
+            String::from_utf8_lossy(&searched.stderr),
         );
+        let agreed = stdout.matches(": searched: win, as claimed;").count();
+        let given_up = stdout
+            .matches(": given up at --part-time, undecided")
+            .count();
+        assert_eq!(agreed + given_up, searched_parts, "{stdout}{stderr}");
+        let status = if given_up == 0 { 0 } else { 3 };
+        assert_eq!(searched.status.code(), Some(status), "{stdout}{stderr}");
+        if given_up == 0 {
+            let proven_by_set = parts - searched_parts;
+            assert!(
+                stdout.contains(&format!(
+                    "of its {parts} parts, {proven_by_set} are proven by the set and \
+                     {searched_parts} by score4's search"
+                )),
+                "{stdout}"
+            );
+        }
+        eprintln!("reply {reply}: {agreed} of {searched_parts} parts searched within 10 s each");
     }
-    let searched = score4()
-        .arg("verify")
-        .args(&top)
-        .args(["--search-parts", "--threads", "2", "--memory", "1GiB"])
-        .args(["--part-time", "10s"])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&searched.stdout),
-        String::from_utf8_lossy(&searched.stderr),
-    );
-    let agreed = stdout.matches(": searched: win, as claimed;").count();
-    let given_up = stdout
-        .matches(": given up at --part-time, undecided")
-        .count();
-    assert_eq!(agreed + given_up, 16, "{stdout}{stderr}");
-    let status = if given_up == 0 { 0 } else { 3 };
-    assert_eq!(searched.status.code(), Some(status), "{stdout}{stderr}");
-    eprintln!("reply A: {agreed} of 16 parts searched to the end within 10 s each");
 }
