@@ -342,10 +342,10 @@ pub struct ProveArgs {
     /// proven): for a job's time limit on a cluster, so that the next job resumes.
     #[arg(long, value_parser = score4_input::parse_duration)]
     stop_after: Option<std::time::Duration>,
-    /// Which open job a worker takes next: `moves`, depth first in the move ordering, or
-    /// `proof-numbers`, by proof-number search over the tree of jobs (docs/STORE.md). Either
+    /// Which open job a worker takes next: `proof-numbers`, by proof-number search over the
+    /// tree of jobs, or `moves`, depth first in the move ordering (docs/STORE.md). Either
     /// resumes a store that the other wrote.
-    #[arg(long, value_enum, default_value = "moves")]
+    #[arg(long, value_enum, default_value = "proof-numbers")]
     jobs: JobsArg,
 }
 

@@ -28,13 +28,27 @@ fn python_check(files: &[PathBuf]) -> (i32, String, String) {
 
 /// `score4 verify` on `files`: its exit status, standard output and standard error.
 fn rust_check(files: &[PathBuf]) -> (i32, String, String) {
-    let output = score4().arg("verify").args(files).output().unwrap();
+    rust_check_with(files, &[])
+}
+
+/// `score4 verify` on `files` with `options`: its exit status, standard output and standard
+/// error.
+fn rust_check_with(files: &[PathBuf], options: &[&str]) -> (i32, String, String) {
+    let output = score4()
+        .arg("verify")
+        .args(files)
+        .args(options)
+        .output()
+        .unwrap();
     (
         output.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&output.stdout).into_owned(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
 }
+
+/// `--search-parts` on one thread, for the small tests.
+const SEARCH_ON_ONE_THREAD: [&str; 5] = ["--search-parts", "--threads", "1", "--memory", "128MiB"];
 
 /// The `.cert` files of `dir`, sorted.
 fn certificates_in(dir: &Path) -> Vec<PathBuf> {
@@ -253,14 +267,8 @@ fn parts_no_file_proves_are_searched_with_search_parts_and_a_false_one_is_caught
     // Alone, the top is rejected; with its parts searched, accepted, and said to rest on the
     // search.
     assert_eq!(rust_check(&top).0, 1);
-    let searched = score4()
-        .arg("verify")
-        .args(&top)
-        .args(["--search-parts", "--threads", "1", "--memory", "128MiB"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&searched.stdout);
-    assert_eq!(searched.status.code(), Some(0), "{stdout}");
+    let (status, stdout, _) = rust_check_with(&top, &SEARCH_ON_ONE_THREAD);
+    assert_eq!(status, 0, "{stdout}");
     assert_eq!(
         stdout.matches(": searched: hold, as claimed;").count(),
         part_leaves,
@@ -295,17 +303,8 @@ fn parts_no_file_proves_are_searched_with_search_parts_and_a_false_one_is_caught
         ),
     )
     .unwrap();
-    let refuted = score4()
-        .arg("verify")
-        .arg(&false_top)
-        .args(["--search-parts", "--threads", "1", "--memory", "128MiB"])
-        .output()
-        .unwrap();
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&refuted.stdout),
-        String::from_utf8_lossy(&refuted.stderr),
-    );
-    assert_eq!(refuted.status.code(), Some(1), "{stdout}{stderr}");
+    let (status, stdout, stderr) = rust_check_with(&[false_top], &SEARCH_ON_ONE_THREAD);
+    assert_eq!(status, 1, "{stdout}{stderr}");
     assert!(
         stdout.contains("searched: NOT win, against the claim"),
         "{stdout}"
@@ -343,24 +342,19 @@ fn the_published_tops_check_and_their_parts_search_as_claimed() {
             );
             assert_eq!(stdout.matches(": valid: ").count(), part_files, "{stdout}");
         }
-        let searched = score4()
-            .arg("verify")
-            .args(&files)
-            .args(["--search-parts", "--threads", "2", "--memory", "1GiB"])
-            .args(["--part-time", "10s"])
-            .output()
-            .unwrap();
-        let (stdout, stderr) = (
-            String::from_utf8_lossy(&searched.stdout),
-            String::from_utf8_lossy(&searched.stderr),
-        );
+        let options = ["--search-parts", "--threads", "2", "--memory", "1GiB"];
+        let (status, stdout, stderr) =
+            rust_check_with(&files, &[&options[..], &["--part-time", "10s"]].concat());
         let agreed = stdout.matches(": searched: win, as claimed;").count();
         let given_up = stdout
             .matches(": given up at --part-time, undecided")
             .count();
         assert_eq!(agreed + given_up, searched_parts, "{stdout}{stderr}");
-        let status = if given_up == 0 { 0 } else { 3 };
-        assert_eq!(searched.status.code(), Some(status), "{stdout}{stderr}");
+        assert_eq!(
+            status,
+            if given_up == 0 { 0 } else { 3 },
+            "{stdout}{stderr}"
+        );
         if given_up == 0 {
             let proven_by_set = parts - searched_parts;
             assert!(
