@@ -277,10 +277,11 @@ pub struct VerifyArgs {
     /// a certificate, and the report says so (docs/CERTIFICATE.md).
     #[arg(long)]
     search_parts: bool,
-    /// With --search-parts: worker threads of the search (default: one per physical core).
+    /// With --search-parts: leaves searched at once, each on a thread of its own (default: one
+    /// per physical core).
     #[arg(long, value_parser = parse_threads, requires = "search_parts")]
     threads: Option<usize>,
-    /// With --search-parts: memory for the search's table and tree (B, KiB, MiB, GiB, TiB).
+    /// With --search-parts: the size of the table the searches share (B, KiB, MiB, GiB, TiB).
     #[arg(long, default_value = "1GiB", value_parser = score4_input::parse_bytes)]
     memory: u64,
     /// With --search-parts: give up a leaf's search after this long (e.g. 30s). A leaf given
