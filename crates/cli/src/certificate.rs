@@ -387,25 +387,25 @@ pub fn run_verify(args: VerifyArgs) -> ExitCode {
                 let joined = joined.expect("a valid file is joined");
                 let claim = claim_word(verdict.claim);
                 // A leaf no file proves is accepted only when the search found its claim.
-                let not_met = joined.unmet.iter().find(|part| {
-                    searched.get(&leaf_key(verdict.claim, part)) != Some(&Searched::Agrees)
+                let not_met = joined.unmet.iter().find_map(|part| {
+                    let found = searched.get(&leaf_key(verdict.claim, part));
+                    (!matches!(found, Some(Found::Agrees { .. }))).then_some((part, found))
                 });
-                if let Some(part) = not_met {
+                if let Some((part, found)) = not_met {
                     let moves = if part.moves.is_empty() {
                         "-"
                     } else {
                         &part.moves
                     };
-                    let given_up =
-                        searched.get(&leaf_key(verdict.claim, part)) == Some(&Searched::GivenUp);
-                    let why = match searched.get(&leaf_key(verdict.claim, part)) {
-                        Some(Searched::Disagrees) => {
+                    let given_up = matches!(found, Some(Found::GivenUp { .. }));
+                    let why = match found {
+                        Some(Found::Disagrees { .. }) => {
                             "score4's search does not find the claim there".to_owned()
                         }
-                        Some(Searched::GivenUp) => {
+                        Some(Found::GivenUp { .. }) => {
                             "score4's search was given up at --part-time".to_owned()
                         }
-                        Some(Searched::NotReached(reason)) => reason.clone(),
+                        Some(Found::NotReached(reason)) => reason.clone(),
                         _ => "no certificate of the set proves this position".to_owned(),
                     };
                     let verdict_word = if given_up { "undecided" } else { "invalid" };
@@ -486,15 +486,6 @@ fn leaf_key(claim: score4_verify::Claim, part: &score4_verify::Obligation) -> Le
     (claim == score4_verify::Claim::Win, part.x, part.o)
 }
 
-/// What searching a leaf gave, for the report of the files that need it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Searched {
-    Agrees,
-    Disagrees,
-    GivenUp,
-    NotReached(String),
-}
-
 /// Searches, once each, the `part` leaves of the files valid alone that no file of the set
 /// proves, printing a line per leaf and a summary.
 fn search_unmet(
@@ -502,7 +493,7 @@ fn search_unmet(
     verdicts: &[Option<score4_verify::Verdict>],
     joined: &[Option<Joined>],
     search: SearchSettings,
-) -> Result<HashMap<LeafKey, Searched>, Stopped> {
+) -> Result<HashMap<LeafKey, Found>, Stopped> {
     let mut seen = HashSet::new();
     let mut leaves = Vec::new();
     for (file, (verdict, joined)) in verdicts.iter().zip(joined).enumerate() {
@@ -535,19 +526,19 @@ fn search_unmet(
     let mut total_nodes = 0;
     search_leaves(&leaves, search, |leaf, found, seconds| {
         let claim = claim_word(leaf.claim);
-        let (answer, nodes) = match found {
-            Found::Agrees { nodes } => (Searched::Agrees, Some(*nodes)),
-            Found::Disagrees { nodes } => (Searched::Disagrees, Some(*nodes)),
-            Found::GivenUp { nodes } => (Searched::GivenUp, Some(*nodes)),
-            Found::NotReached(reason) => (Searched::NotReached(reason.clone()), None),
+        let (what, nodes) = match found {
+            Found::Agrees { nodes } => (format!("searched: {claim}, as claimed"), Some(*nodes)),
+            Found::Disagrees { nodes } => (
+                format!("searched: NOT {claim}, against the claim"),
+                Some(*nodes),
+            ),
+            Found::GivenUp { nodes } => (
+                "given up at --part-time, undecided".to_owned(),
+                Some(*nodes),
+            ),
+            Found::NotReached(reason) => (format!("not searched: {reason}"), None),
         };
         total_nodes += nodes.unwrap_or(0);
-        let what = match &answer {
-            Searched::Agrees => format!("searched: {claim}, as claimed"),
-            Searched::Disagrees => format!("searched: NOT {claim}, against the claim"),
-            Searched::GivenUp => "given up at --part-time, undecided".to_owned(),
-            Searched::NotReached(reason) => format!("not searched: {reason}"),
-        };
         let cost = nodes.map_or(String::new(), |nodes| {
             format!("; {nodes} nodes in {seconds:.1} s")
         });
@@ -557,7 +548,7 @@ fn search_unmet(
             leaf.moves(),
             leaf.part.node,
         );
-        searched.insert(leaf_key(leaf.claim, &leaf.part), answer);
+        searched.insert(leaf_key(leaf.claim, &leaf.part), found.clone());
     })?;
     eprintln!(
         "score4 verify: {} part leaves searched: {total_nodes} nodes in {:.1} s",
