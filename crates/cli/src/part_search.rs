@@ -106,16 +106,9 @@ pub fn search_leaves(
         }
     };
     let stop = engine.stop_handle();
-    // Each evaluation lowers the engine's stop flag as it ends, so with several running at once
-    // one may lower it before another has seen it: after a signal the flag is raised again and
-    // again until the process ends.
-    let signals = StopSignals::catch(command, move || {
-        let stop = stop.clone();
-        std::thread::spawn(move || loop {
-            stop.stop();
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        });
-    });
+    // One stop reaches every leaf searched at the time: the engine keeps it raised until the
+    // last of them has ended.
+    let signals = StopSignals::catch(command, move || stop.stop());
     let next = AtomicUsize::new(0);
     // Each leaf's result, or `None` when a signal stopped its search.
     let (found_tx, found_rx) = std::sync::mpsc::channel::<(usize, Option<(Found, f64)>)>();

@@ -2,6 +2,7 @@
 //! by the sequential or the parallel solver, in the settings' mode.
 
 use std::marker::PhantomData;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -89,6 +90,10 @@ pub struct Engine<G: Game> {
     tree_bytes: u64,
     set_up: Duration,
     stop: Arc<Monitor>,
+    /// Evaluations running now. The last one to end lowers the stop flag: a stop raised while
+    /// several run on one engine must reach them all, and one that ends first must not take it
+    /// from the others.
+    running: AtomicUsize,
     game: PhantomData<fn(G)>,
 }
 
@@ -132,6 +137,7 @@ impl<G: Game> Engine<G> {
             tree_bytes,
             set_up: started.elapsed(),
             stop: Arc::new(Monitor::default()),
+            running: AtomicUsize::new(0),
             game: PhantomData,
         })
     }
@@ -178,7 +184,8 @@ impl<G: Game> Engine<G> {
     /// the parallel solver reports (the sequential solver reports nothing).
     ///
     /// `Err` if the stop handle was used: then with what was proven of the score. The table
-    /// holds only proven values either way, and the stop is cleared for the next evaluation.
+    /// holds only proven values either way, and once no other evaluation of the engine is
+    /// running the stop is cleared for the next one.
     ///
     /// Contract: nobody has four in a line in `position`.
     pub fn evaluate(
@@ -196,13 +203,12 @@ impl<G: Game> Engine<G> {
         deadline: Option<Instant>,
         on_event: impl FnMut(Event<'_>),
     ) -> Result<Evaluation, Interrupted> {
-        let outcome = if self.settings.threads == 1 {
+        let _running = Running::enter(&self.running, &self.stop);
+        if self.settings.threads == 1 {
             self.evaluate_sequentially(position, deadline)
         } else {
             self.evaluate_in_parallel(position, deadline, on_event)
-        };
-        self.stop.resume();
-        outcome
+        }
     }
 
     /// One thread: the sequential solver (with the best-first driver if the settings ask).
@@ -339,6 +345,28 @@ impl<G: Game> Engine<G> {
     /// The mode, for convenience.
     pub fn mode(&self) -> Mode {
         self.settings.mode
+    }
+}
+
+/// One evaluation counted in [`Engine`]'s `running` while it lives; the last to end (also by
+/// a panic) clears the stop.
+struct Running<'e> {
+    running: &'e AtomicUsize,
+    stop: &'e Monitor,
+}
+
+impl<'e> Running<'e> {
+    fn enter(running: &'e AtomicUsize, stop: &'e Monitor) -> Running<'e> {
+        running.fetch_add(1, Ordering::SeqCst);
+        Running { running, stop }
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        if self.running.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.stop.resume();
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The engine against the games' own searches: the same values with one thread and with two,
-//! in every mode, for both games; a stop handle that ends a long evaluation and leaves the
-//! engine ready for the next; and table errors that name the setting they concern.
+//! in every mode, for both games; a stop handle that ends a long evaluation, reaches every
+//! evaluation running at the time, and leaves the engine ready for the next; and table errors
+//! that name the setting they concern.
 
 use std::time::{Duration, Instant};
 
@@ -114,6 +115,40 @@ fn a_stop_ends_a_long_evaluation_and_the_next_one_runs() {
         // The stop is spent: the next evaluation runs to its end.
         assert!(engine.evaluate(&easy, |_| {}).is_ok(), "{threads} threads");
     }
+}
+
+#[test]
+fn a_stop_reaches_every_evaluation_running_on_the_engine() {
+    // A long evaluation runs on one thread; the stop is raised, and a short evaluation started
+    // then on another thread ends at once. Ending, it must not take the stop from the long
+    // one, which must end soon after too (on its own it would run for minutes).
+    let hard = *"5A8E7E64AEE25B93D10915D9"
+        .parse::<GameRecord>()
+        .unwrap()
+        .position();
+    let easy = three_d(include_str!("../../../bench/positions/d44.txt"), 1)[0];
+    let settings = Settings::new(Mode::FirstWins, Memory::Table(256 << 20)).threads(1);
+    let engine = Engine::<Position>::new(settings).unwrap();
+    let stop = engine.stop_handle();
+    std::thread::scope(|scope| {
+        let long = scope.spawn(|| engine.evaluate(&hard, |_| {}));
+        std::thread::sleep(Duration::from_millis(300));
+        stop.stop();
+        let stopped = Instant::now();
+        assert!(
+            engine.evaluate(&easy, |_| {}).is_err(),
+            "the stop is raised"
+        );
+        let long = long.join().unwrap();
+        assert!(long.is_err(), "the long evaluation was stopped");
+        assert!(
+            stopped.elapsed() < Duration::from_secs(10),
+            "it ended {:?} after the stop",
+            stopped.elapsed()
+        );
+    });
+    // Both have ended: the stop is spent, and the next evaluation runs to its end.
+    assert!(engine.evaluate(&easy, |_| {}).is_ok());
 }
 
 #[test]
