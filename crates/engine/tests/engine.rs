@@ -87,14 +87,20 @@ fn one_thread_and_two_agree_in_every_mode_for_both_games() {
     }
 }
 
-#[test]
-fn a_stop_ends_a_long_evaluation_and_the_next_one_runs() {
-    // The heaviest no-win of d24 takes hundreds of millions of nodes on one thread.
+/// A long evaluation and a short one: a heavy no-win of d24, hundreds of millions of nodes on
+/// one thread, and the first position of d44.
+fn long_and_short() -> (Position, Position) {
     let hard = *"5A8E7E64AEE25B93D10915D9"
         .parse::<GameRecord>()
         .unwrap()
         .position();
     let easy = three_d(include_str!("../../../bench/positions/d44.txt"), 1)[0];
+    (hard, easy)
+}
+
+#[test]
+fn a_stop_ends_a_long_evaluation_and_the_next_one_runs() {
+    let (hard, easy) = long_and_short();
     for threads in [1, 2] {
         let settings = Settings::new(Mode::FirstWins, Memory::Table(256 << 20)).threads(threads);
         let engine = Engine::<Position>::new(settings).unwrap();
@@ -122,11 +128,7 @@ fn a_stop_reaches_every_evaluation_running_on_the_engine() {
     // A long evaluation runs on one thread; the stop is raised, and a short evaluation started
     // then on another thread ends at once. Ending, it must not take the stop from the long
     // one, which must end soon after too (on its own it would run for minutes).
-    let hard = *"5A8E7E64AEE25B93D10915D9"
-        .parse::<GameRecord>()
-        .unwrap()
-        .position();
-    let easy = three_d(include_str!("../../../bench/positions/d44.txt"), 1)[0];
+    let (hard, easy) = long_and_short();
     let settings = Settings::new(Mode::FirstWins, Memory::Table(256 << 20)).threads(1);
     let engine = Engine::<Position>::new(settings).unwrap();
     let stop = engine.stop_handle();
