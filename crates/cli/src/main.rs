@@ -232,8 +232,29 @@ pub struct SolveArgs {
     /// the answers are the same, the nodes differ: docs/DECISIONS.md).
     #[arg(long)]
     no_best_first: bool,
+    /// With several threads in first-wins mode: after this long (e.g. 20s) one worker leaves
+    /// the parallel solver's tree and races it on the position with the sequential solver and
+    /// the best-first driver, on the shared table; the first to settle the position ends the
+    /// search (docs/PARALLEL.md, "The race"). `0`: from the start; `never`: no race.
+    #[arg(long, default_value = "20s", value_parser = parse_race_after)]
+    race_after: RaceAfter,
     #[command(flatten)]
     book: BookArgs,
+}
+
+/// `--race-after`: a duration, or `never`.
+#[derive(Clone, Copy, Debug)]
+struct RaceAfter(Option<std::time::Duration>);
+
+fn parse_race_after(text: &str) -> Result<RaceAfter, String> {
+    match text.trim() {
+        "never" => Ok(RaceAfter(None)),
+        // A race from the start (durations elsewhere must be positive).
+        "0" | "0s" => Ok(RaceAfter(Some(std::time::Duration::ZERO))),
+        text => score4_input::parse_duration(text)
+            .map(|after| RaceAfter(Some(after)))
+            .map_err(|error| format!("{error} (or never)")),
+    }
 }
 
 /// Options of `score4 certify`.

@@ -196,6 +196,7 @@ fn settings<R: Record>(args: &SolveArgs) -> (Settings, Choices) {
         first_cutoff: args.cutoff,
         progress_every: Reporter::interval(args.progress, args.progress_every),
         book: None,
+        race_after: args.race_after.0,
     };
     (settings, why)
 }
@@ -220,6 +221,7 @@ struct Totals {
     searching: f64,
     tasks: u64,
     cancelled: u64,
+    by_race: u64,
 }
 
 impl Totals {
@@ -235,6 +237,7 @@ impl Totals {
                 if let Some(counts) = evaluation.parallel {
                     self.tasks += counts.tasks;
                     self.cancelled += counts.cancelled;
+                    self.by_race += counts.by_race;
                 }
             }
             RowValue::Unknown { .. } => self.unknown += 1,
@@ -560,9 +563,11 @@ fn summary<G: Game>(
     let why_threads = choices.threads;
     let workers = if threads > 1 {
         format!(
-            "{threads} threads ({why_threads}; parallel solver: {}, {} cancelled, tree up to {})",
+            "{threads} threads ({why_threads}; parallel solver: {}, {} cancelled, {} settled by \
+             the race, tree up to {})",
             counted(totals.tasks, "task"),
             totals.cancelled,
+            totals.by_race,
             format_bytes(engine.tree_bytes())
         )
     } else {

@@ -158,6 +158,12 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
                 "--cutoff",
                 "1",
             ])
+            // With three threads one worker races the tree from the start (docs/PARALLEL.md).
+            .args(if threads == "3" {
+                &["--race-after", "0"][..]
+            } else {
+                &[][..]
+            })
             .args(&moves)
             .output()
             .unwrap();
@@ -188,12 +194,13 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
             }
         }
         assert!(stderr.contains(&format!("{threads} threads (--threads; parallel solver")));
+        assert!(stderr.contains("settled by the race"), "{stderr}");
     }
 }
 
 #[test]
 fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
-    let cases: [(&[&str], &str); 17] = [
+    let cases: [(&[&str], &str); 18] = [
         (&["solve", "--tt-size", "1GB", "0"], "unknown size unit"),
         (
             &["solve", "--leaf-area", "sometimes", "0"],
@@ -231,6 +238,7 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
             "[possible values: win, loss]",
         ),
         (&["solve", "--progress", "loud", "0"], "loud"),
+        (&["solve", "--race-after", "soon", "0"], "(or never)"),
         (&["solve", "--tt-size", "lots", "0"], "is not a size"),
         (&["solve", "--tt-size", "1MiB", "0"], "too small"),
         (

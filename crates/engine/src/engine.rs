@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use score4_analysis::{Analysis, Player};
 use score4_game::Game;
-use score4_parallel::Config as ParallelConfig;
+use score4_parallel::{Config as ParallelConfig, Race};
 use score4_solver::{
     narrow, BestFirst, Mode, Monitor, Replacement, SearchStats, Solver, TableConfig, TableError,
     TranspositionTable,
@@ -262,6 +262,14 @@ impl<G: Game> Engine<G> {
             deadline,
             stop: Some(Arc::clone(&self.stop)),
             book: self.settings.book.clone(),
+            race: self
+                .settings
+                .race_after
+                .filter(|_| self.settings.mode == Mode::FirstWins && self.settings.best_first)
+                .map(|after| Race {
+                    after,
+                    best_first: BestFirst::DEFAULT,
+                }),
         };
         let narrowed = narrow(position, self.settings.mode, |threshold| {
             on_event(Event::Question { threshold });
@@ -273,12 +281,12 @@ impl<G: Game> Engine<G> {
                 on_event(Event::Progress(progress))
             });
             on_event(Event::QuestionDone);
-            let (counted, last) = match &solution {
-                Ok(solution) => (solution.stats, &solution.progress),
-                Err(abandoned) => (abandoned.stats, &abandoned.progress),
+            let (counted, last, by_race) = match &solution {
+                Ok(solution) => (solution.stats, &solution.progress, solution.by_race),
+                Err(abandoned) => (abandoned.stats, &abandoned.progress, false),
             };
             stats += counted;
-            counts.add(last);
+            counts.add(last, by_race);
             let solution = solution.ok()?;
             Some(solution.first_player_wins)
         });

@@ -33,11 +33,15 @@ pub struct ParallelCounts {
     pub tree_nodes: usize,
     /// The deepest cutoff any question reached (stones beyond the root).
     pub cutoff: u32,
+    /// Questions whose root the racer settled rather than the tree
+    /// ([`score4_parallel::Race`]).
+    pub by_race: u64,
 }
 
 impl ParallelCounts {
     /// Adds the last report of one question's solve.
-    pub(crate) fn add(&mut self, progress: &Progress) {
+    pub(crate) fn add(&mut self, progress: &Progress, by_race: bool) {
+        self.by_race += u64::from(by_race);
         self.tasks += progress.done;
         self.cancelled += progress.cancelled;
         self.tree_nodes = self.tree_nodes.max(progress.dag_nodes);

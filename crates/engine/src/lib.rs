@@ -29,7 +29,7 @@ pub use engine::{Engine, StopHandle};
 pub use error::EngineError;
 pub use evaluation::{Evaluation, Event, Interrupted, ParallelCounts};
 pub use resources::{available_memory, machine_memory, physical_cores, split_memory};
-pub use settings::{Memory, Setting, Settings, MIN_TREE_BYTES};
+pub use settings::{Memory, Setting, Settings, MIN_TREE_BYTES, RACE_AFTER};
 
 // The vocabulary a front-end needs, so that it names nothing below this crate.
 pub use score4_analysis::{Analysis, Choice, MoveAnalysis, MoveValue, Player};

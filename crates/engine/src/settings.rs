@@ -61,8 +61,9 @@ pub struct Settings {
     /// The table's near-leaf area (the 3-D game's keys only).
     pub leaf_area: LeafArea,
     /// Whether the sequential solver hands a root it has not settled within a million nodes to
-    /// the best-first driver, taking turns with it (one thread, first-wins mode; the values are
-    /// the same either way, the nodes differ).
+    /// the best-first driver, taking turns with it (first-wins mode: with one thread, or in the
+    /// parallel solver's race, [`Settings::race_after`]; the values are the same either way,
+    /// the nodes differ).
     pub best_first: bool,
     /// The value the parallel solver assumes for tasks not yet solved.
     pub assumption: Assumption,
@@ -72,7 +73,17 @@ pub struct Settings {
     pub progress_every: Duration,
     /// An opening book the search reads near the root ([`Book`]; `None`: no book).
     pub book: Option<Arc<Book>>,
+    /// With several threads in first-wins mode and the best-first driver on: how long the
+    /// parallel solver's tree works alone before one worker leaves it to race it with the
+    /// sequential solver and the driver ([`score4_parallel::Race`]; `None`: never).
+    pub race_after: Option<Duration>,
 }
+
+/// [`Settings::race_after`] by default: longer than the tree needs for most positions, where
+/// it is the faster (d24's heaviest take 9 to 18 s with two workers on the AMD EPYC VM of
+/// docs/PARALLEL.md), short beside the minutes a heavy win costs it when its cheap winning
+/// move lies far down the order.
+pub const RACE_AFTER: Duration = Duration::from_secs(20);
 
 impl Settings {
     /// `mode` with `memory`, one thread, the TWOBIG table with its automatic near-leaf area,
@@ -90,6 +101,7 @@ impl Settings {
             first_cutoff: 2,
             progress_every: Duration::from_secs(1),
             book: None,
+            race_after: Some(RACE_AFTER),
         }
     }
 

@@ -19,5 +19,5 @@ pub mod solve;
 
 pub use dag::Assumption;
 pub use solve::{
-    solve, Abandoned, Config, MoveStatus, ParallelSolution, Progress, RootMove, STOP_LATENCY,
+    solve, Abandoned, Config, MoveStatus, ParallelSolution, Progress, Race, RootMove, STOP_LATENCY,
 };

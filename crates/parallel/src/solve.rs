@@ -12,7 +12,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use score4_game::Cell;
-use score4_solver::{Book, Game, Monitor, SearchStats, Solver, TranspositionTable};
+use score4_solver::{BestFirst, Book, Game, Monitor, SearchStats, Solver, TranspositionTable};
 
 use crate::dag::{Assumption, Dag, NodeId};
 
@@ -47,6 +47,26 @@ pub struct Config {
     pub stop: Option<Arc<Monitor>>,
     /// An opening book every worker reads ([`Solver::with_book`]).
     pub book: Option<Arc<Book>>,
+    /// The race for a root the tree has not settled after a while (`None`: no race).
+    pub race: Option<Race>,
+}
+
+/// The race against the tree of tasks ([`Config::race`]). The tree commits, under the
+/// virtual value, to the ordering's first move at each chooser, where the sequential solver's
+/// best-first driver probes every move of the root and settles the cheapest
+/// (`score4_solver::best_first`): on a heavy win whose cheap winning move lies far down the
+/// order, two workers on the tree lose to one thread with the driver (docs/PARALLEL.md,
+/// "Limits, and what is left"). So once the solve has run `after`, the last worker leaves the
+/// tree and searches the root itself, by the sequential solver with the driver, on the shared
+/// table (each side uses what the other has proven); whichever settles the root first ends
+/// the solve. Only for the first-wins question (threshold 1, a binary table): the driver
+/// answers nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Race {
+    /// How long the tree works alone.
+    pub after: Duration,
+    /// The driver's settings ([`Solver::with_best_first`]).
+    pub best_first: BestFirst,
 }
 
 impl Default for Config {
@@ -61,6 +81,7 @@ impl Default for Config {
             deadline: None,
             stop: None,
             book: None,
+            race: None,
         }
     }
 }
@@ -148,6 +169,8 @@ pub struct ParallelSolution {
     pub stats: SearchStats,
     /// The last snapshot.
     pub progress: Progress,
+    /// Whether the racer settled the root, rather than the tree ([`Config::race`]).
+    pub by_race: bool,
 }
 
 /// Everything behind the lock.
@@ -160,13 +183,21 @@ struct Shared<'t, G: Game> {
     splits: u64,
     /// Set when the root is proven or the deadline passed: workers leave.
     finished: bool,
+    /// Whether the race has begun: the last worker searches the root ([`Race`]).
+    racing: bool,
+    /// The root's value, if the racer settled it.
+    raced: Option<bool>,
 }
 
-/// The lock, the workers' wake-up call, and their monitors.
+/// The lock, the workers' wake-up call, and their monitors: one per worker's tasks, then, with
+/// a race, one for the racer (so that every stop reaches it too).
 struct Coordinator<'t, G: Game> {
     shared: Mutex<Shared<'t, G>>,
     changed: Condvar,
     monitors: Vec<Monitor>,
+    /// The root and [`Config::race`].
+    root: G,
+    race: Option<Race>,
     table: &'t TranspositionTable,
     /// [`Config::threshold`].
     threshold: i32,
@@ -223,6 +254,11 @@ impl<'t, G: Game + Send> Coordinator<'t, G> {
         }
     }
 
+    /// The worker that leaves the tree to race it ([`Race`]): the last.
+    fn racer(&self) -> usize {
+        self.monitors.len() - 2
+    }
+
     fn work(&self, worker: usize) -> SearchStats {
         let monitor = &self.monitors[worker];
         let mut solver = Solver::new(self.table)
@@ -230,6 +266,29 @@ impl<'t, G: Game + Send> Coordinator<'t, G> {
             .with_book(self.book);
         let mut shared = self.lock();
         while !shared.finished {
+            if shared.racing && worker == self.racer() {
+                let race = self.race.expect("a race was configured");
+                let racer_monitor = &self.monitors[worker + 1];
+                // Resumed under the lock: a stop for everyone comes after it, or `finished`
+                // was seen above.
+                racer_monitor.resume();
+                drop(shared);
+                let mut racer = Solver::new(self.table)
+                    .with_monitor(racer_monitor)
+                    .with_best_first(Some(race.best_first))
+                    .with_book(self.book);
+                let value = racer.try_score_at_least(&self.root, self.threshold);
+                racer.publish();
+                shared = self.lock();
+                if let Some(value) = value {
+                    shared.raced = Some(value);
+                    shared.finished = true;
+                    self.refresh(&mut shared);
+                }
+                let mut stats = solver.stats();
+                stats += racer.stats();
+                return stats;
+            }
             let Some((id, position)) = self.next_task(&mut shared, worker) else {
                 shared = self
                     .changed
@@ -309,6 +368,7 @@ pub fn solve<G: Game + Send>(
 ) -> Result<ParallelSolution, Box<Abandoned>> {
     assert!(config.threads >= 1, "at least one worker");
     let started = Instant::now();
+    let race = config.race.filter(|_| config.threshold == 1);
     let mut dag = Dag::new(
         position,
         table,
@@ -326,9 +386,16 @@ pub fn solve<G: Game + Send>(
             done: 0,
             cancelled: 0,
             splits: 0,
+            // A race from the start is under way before any worker takes a task.
+            racing: race.is_some_and(|race| race.after.is_zero()),
+            raced: None,
         }),
         changed: Condvar::new(),
-        monitors: (0..config.threads).map(|_| Monitor::default()).collect(),
+        monitors: (0..config.threads + usize::from(race.is_some()))
+            .map(|_| Monitor::default())
+            .collect(),
+        root: *position,
+        race,
         table,
         threshold: config.threshold,
         book: config.book.as_deref(),
@@ -362,6 +429,15 @@ pub fn solve<G: Game + Send>(
                 coordinator.changed.notify_all();
                 break;
             }
+            if let Some(race) = race.filter(|_| !shared.racing) {
+                if now >= started + race.after {
+                    // The racer's task, if any, is stopped and goes back to the tree.
+                    shared.racing = true;
+                    coordinator.monitors[coordinator.racer()].stop();
+                    coordinator.changed.notify_all();
+                    continue;
+                }
+            }
             if now >= next_report {
                 let progress = coordinator.progress(&shared);
                 drop(shared);
@@ -375,6 +451,9 @@ pub fn solve<G: Game + Send>(
                 .map_or(next_report, |deadline| deadline.min(next_report));
             if config.stop.is_some() {
                 wake = wake.min(now + STOP_LATENCY);
+            }
+            if let Some(race) = race.filter(|_| !shared.racing) {
+                wake = wake.min(started + race.after);
             }
             shared = coordinator
                 .changed
@@ -397,7 +476,8 @@ pub fn solve<G: Game + Send>(
     stats.nodes += shared.dag.len() as u64;
     stats.table += shared.dag.table_stats();
     let progress = coordinator.progress(&shared);
-    let value = shared.dag.root_value();
+    let by_race = shared.dag.root_value().is_none() && shared.raced.is_some();
+    let value = shared.dag.root_value().or(shared.raced);
     drop(shared);
     on_progress(&progress);
     let seconds = started.elapsed().as_secs_f64();
@@ -413,5 +493,6 @@ pub fn solve<G: Game + Send>(
         seconds,
         stats,
         progress,
+        by_race,
     })
 }

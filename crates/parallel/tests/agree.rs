@@ -7,9 +7,11 @@ use std::time::Duration;
 
 use score4_bench::protocol::{read_set, set_path};
 use score4_board::GameRecord;
-use score4_parallel::{solve, Assumption, Config};
+use score4_parallel::{solve, Assumption, Config, Race};
 use score4_solver::table::KEY_WIDTH_3D;
-use score4_solver::{narrow, Format, Mode, Replacement, Solver, TableConfig, TranspositionTable};
+use score4_solver::{
+    narrow, BestFirst, Format, Mode, Replacement, Solver, TableConfig, TranspositionTable,
+};
 
 fn positions() -> Vec<GameRecord> {
     let sets = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/positions");
@@ -65,6 +67,40 @@ fn the_parallel_value_is_the_sequential_value() {
             check(&games, &expected, &config);
         }
     }
+}
+
+/// A race from the start ([`Race`]) gives the sequential value. With one worker, that worker
+/// only races: the racer settles every root the tree's first walk leaves open, and the tree
+/// solves no task. With two, the racer and a worker on the tree run side by side, and
+/// whichever settles the root first gives the value.
+#[test]
+fn a_race_gives_the_sequential_value() {
+    let games = positions();
+    let expected = sequential_values(&games);
+    let race = Some(Race {
+        after: Duration::ZERO,
+        best_first: BestFirst::DEFAULT,
+    });
+    let table = table();
+    let mut raced = 0;
+    for (game, &expected) in games.iter().zip(&expected) {
+        let config = Config {
+            threads: 1,
+            race,
+            ..Config::default()
+        };
+        let solution = solve(game.position(), &table, &config, |_| {}).expect("no deadline");
+        assert_eq!(solution.first_player_wins, expected, "{game} raced alone");
+        assert_eq!(solution.progress.done, 0, "{game}: the only worker races");
+        raced += usize::from(solution.by_race);
+    }
+    assert!(raced >= 100, "the racer settled {raced} of 200 roots");
+    let config = Config {
+        threads: 2,
+        race,
+        ..Config::default()
+    };
+    check(&games, &expected, &config);
 }
 
 #[test]
