@@ -47,6 +47,7 @@ struct JsonProgress<'a> {
     cutoff: u32,
     deepest: u32,
     splits: u64,
+    racing: bool,
 }
 
 /// Shows the progress of one position's solve.
@@ -159,7 +160,7 @@ impl Reporter {
             ProgressMode::Plain if progress.elapsed < self.every => {}
             ProgressMode::Plain => eprintln!(
                 "progress: {}: {}, {:.1} M nodes ({:.2} M nodes/s), moves {}, tasks {} running, \
-                 {} queued, {} done, table {:.1}% full",
+                 {} queued, {} done{}, table {:.1}% full",
                 self.position,
                 elapsed_text(progress.elapsed),
                 progress.nodes as f64 / 1e6,
@@ -168,20 +169,22 @@ impl Reporter {
                 progress.running,
                 progress.queued,
                 progress.done,
+                if progress.racing { ", racing" } else { "" },
                 100.0 * progress.table_fill,
             ),
             ProgressMode::Auto | ProgressMode::Bar => {
                 if let Some(bar) = &self.bar {
                     bar.set_message(format!(
                         "moves {} | tasks {} queued (+{} speculative), {} running, {} done, \
-                         {} cancelled | {:.2} M nodes/s | table {:.1}% | tree {} nodes, cutoff \
-                         {}-{}",
+                         {} cancelled{} | {:.2} M nodes/s | table {:.1}% | tree {} nodes, \
+                         cutoff {}-{}",
                         root_moves_text(progress, self.column_name),
                         progress.queued,
                         progress.speculative,
                         progress.running,
                         progress.done,
                         progress.cancelled,
+                        if progress.racing { ", racing" } else { "" },
                         rate / 1e6,
                         100.0 * progress.table_fill,
                         progress.dag_nodes,
@@ -217,6 +220,7 @@ impl Reporter {
                     cutoff: progress.cutoff,
                     deepest: progress.deepest,
                     splits: progress.splits,
+                    racing: progress.racing,
                 };
                 eprintln!("{}", serde_json::to_string(&json).expect("serialisable"));
             }

@@ -189,6 +189,8 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
                 .rfind(|r| r["position"] == moves.as_str())
                 .expect("a final report for every position");
             assert_eq!(last["running"], 0, "{last}");
+            // Three threads race from the start; two would only after 20 s.
+            assert_eq!(last["racing"], threads == "3", "{last}");
             for status in last["moves"].as_object().unwrap().values() {
                 assert!(["proven", "refuted", "open"].contains(&status.as_str().unwrap()));
             }

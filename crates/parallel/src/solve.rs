@@ -144,6 +144,8 @@ pub struct Progress {
     pub deepest: u32,
     /// Tasks split because workers had run dry.
     pub splits: u64,
+    /// Whether a worker races the tree on the root ([`Race`]).
+    pub racing: bool,
 }
 
 /// A parallel solve given up at its deadline or by its stop flag: what it had done.
@@ -347,6 +349,7 @@ impl<'t, G: Game + Send> Coordinator<'t, G> {
             cutoff: dag.cutoff(),
             deepest: dag.deepest(),
             splits: shared.splits,
+            racing: shared.racing,
         }
     }
 }
