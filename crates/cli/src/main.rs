@@ -232,10 +232,11 @@ pub struct SolveArgs {
     /// the answers are the same, the nodes differ: docs/DECISIONS.md).
     #[arg(long)]
     no_best_first: bool,
-    /// With several threads in first-wins mode: after this long (e.g. 20s) one worker leaves
-    /// the parallel solver's tree and races it on the position with the sequential solver and
-    /// the best-first driver, on the shared table; the first to settle the position ends the
-    /// search (docs/PARALLEL.md, "The race"). `0`: from the start; `never`: no race.
+    /// With several threads in first-wins mode: when the parallel solver's tree has gone this
+    /// long (e.g. 20s) without settling a task, one worker leaves it and races it on the
+    /// position with the sequential solver and the best-first driver, on the shared table; the
+    /// first to settle the position ends the search (docs/PARALLEL.md, "The race"). `0`: from
+    /// the start; `never`: no race.
     #[arg(long, default_value = "20s", value_parser = parse_race_after)]
     race_after: RaceAfter,
     #[command(flatten)]

@@ -74,13 +74,14 @@ pub struct Settings {
     /// An opening book the search reads near the root ([`Book`]; `None`: no book).
     pub book: Option<Arc<Book>>,
     /// With several threads in first-wins mode and the best-first driver on: how long the
-    /// parallel solver's tree works alone before one worker leaves it to race it with the
-    /// sequential solver and the driver ([`score4_parallel::Race`]; `None`: never).
+    /// parallel solver's tree may go without settling a task before one worker leaves it to
+    /// race it with the sequential solver and the driver ([`score4_parallel::Race`]; `None`:
+    /// never).
     pub race_after: Option<Duration>,
 }
 
-/// [`Settings::race_after`] by default: longer than the tree needs for most positions, where
-/// it is the faster (d24's heaviest take 9 to 18 s with two workers on the AMD EPYC VM of
+/// [`Settings::race_after`] by default: longer than the tree needs for whole positions it is
+/// good at (d24's heaviest take 9 to 18 s with two workers on the AMD EPYC VM of
 /// docs/PARALLEL.md), short beside the minutes a heavy win costs it when its cheap winning
 /// move lies far down the order.
 pub const RACE_AFTER: Duration = Duration::from_secs(20);

@@ -56,14 +56,17 @@ pub struct Config {
 /// best-first driver probes every move of the root and settles the cheapest
 /// (`score4_solver::best_first`): on a heavy win whose cheap winning move lies far down the
 /// order, two workers on the tree lose to one thread with the driver (docs/PARALLEL.md,
-/// "Limits, and what is left"). So once the solve has run `after`, the last worker leaves the
-/// tree and searches the root itself, by the sequential solver with the driver, on the shared
-/// table (each side uses what the other has proven); whichever settles the root first ends
-/// the solve. Only for the first-wins question (threshold 1, a binary table): the driver
-/// answers nothing else.
+/// "The race"). So once no task has ended with a value for `after` (since the solve began, or
+/// since the last one did) — the tree is stuck on long searches down the lines its order chose —
+/// the last worker leaves the tree and searches the root itself, by the sequential solver with
+/// the driver, on the shared table (each side uses what the other has proven); whichever
+/// settles the root first ends the solve. A tree that keeps settling tasks is never raced: on
+/// such a position the race only took a worker from it (docs/PARALLEL.md). Only for the
+/// first-wins question (threshold 1, a binary table): the driver answers nothing else.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Race {
-    /// How long the tree works alone.
+    /// How long the tree may go without settling a task before the race begins (zero: a race
+    /// from the start).
     pub after: Duration,
     /// The driver's settings ([`Solver::with_best_first`]).
     pub best_first: BestFirst,
@@ -189,6 +192,8 @@ struct Shared<'t, G: Game> {
     racing: bool,
     /// The root's value, if the racer settled it.
     raced: Option<bool>,
+    /// When the last task ended with a value (at first, when the solve began).
+    last_result: Instant,
 }
 
 /// The lock, the workers' wake-up call, and their monitors: one per worker's tasks, then, with
@@ -307,7 +312,10 @@ impl<'t, G: Game + Send> Coordinator<'t, G> {
             shared = self.lock();
             shared.running[worker] = None;
             match value {
-                Some(_) => shared.done += 1,
+                Some(_) => {
+                    shared.done += 1;
+                    shared.last_result = Instant::now();
+                }
                 None => shared.cancelled += 1,
             }
             shared.dag.finish_task(id, value);
@@ -392,6 +400,7 @@ pub fn solve<G: Game + Send>(
             // A race from the start is under way before any worker takes a task.
             racing: race.is_some_and(|race| race.after.is_zero()),
             raced: None,
+            last_result: started,
         }),
         changed: Condvar::new(),
         monitors: (0..config.threads + usize::from(race.is_some()))
@@ -433,7 +442,7 @@ pub fn solve<G: Game + Send>(
                 break;
             }
             if let Some(race) = race.filter(|_| !shared.racing) {
-                if now >= started + race.after {
+                if now >= shared.last_result + race.after {
                     // The racer's task, if any, is stopped and goes back to the tree.
                     shared.racing = true;
                     coordinator.monitors[coordinator.racer()].stop();
@@ -456,7 +465,7 @@ pub fn solve<G: Game + Send>(
                 wake = wake.min(now + STOP_LATENCY);
             }
             if let Some(race) = race.filter(|_| !shared.racing) {
-                wake = wake.min(started + race.after);
+                wake = wake.min(shared.last_result + race.after);
             }
             shared = coordinator
                 .changed
