@@ -316,7 +316,7 @@ fn parts_no_file_proves_are_searched_with_search_parts_and_a_false_one_is_caught
     );
 }
 
-/// The published proofs of replies A, B and 3 of the report's position (proofs/README.md): each
+/// The published proofs of replies A, B, 3 and 9 of the report's position (proofs/README.md): each
 /// top is valid alone for both checkers (each rejects it only for the parts no file proves; the
 /// part certificates of reply 3 are valid), and the parts no file proves, searched as far as
 /// ten seconds each allow, are what the tops claim. The whole check, without the time limit,
@@ -330,6 +330,7 @@ fn the_published_tops_check_and_their_parts_search_as_claimed() {
         ("A", vec![proofs.join("0FC3484B7A.top.cert")], 16, 16),
         ("B", vec![proofs.join("0FC3484B7B.top.cert")], 1, 1),
         ("3", reply_3, 29, 12),
+        ("9", vec![proofs.join("0FC3484B79.top.cert")], 30, 30),
     ];
     for (reply, files, parts, searched_parts) in sets {
         let part_files = files.len() - 1;
