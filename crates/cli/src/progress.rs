@@ -154,6 +154,7 @@ impl Reporter {
     /// Shows one report.
     pub fn report(&mut self, progress: &Progress) {
         let rate = self.rate(progress);
+        let racing = if progress.racing { ", racing" } else { "" };
         match self.mode {
             ProgressMode::None => {}
             // A position solved within the first interval needs no sign of life in a log.
@@ -169,7 +170,7 @@ impl Reporter {
                 progress.running,
                 progress.queued,
                 progress.done,
-                if progress.racing { ", racing" } else { "" },
+                racing,
                 100.0 * progress.table_fill,
             ),
             ProgressMode::Auto | ProgressMode::Bar => {
@@ -184,7 +185,7 @@ impl Reporter {
                         progress.running,
                         progress.done,
                         progress.cancelled,
-                        if progress.racing { ", racing" } else { "" },
+                        racing,
                         rate / 1e6,
                         100.0 * progress.table_fill,
                         progress.dag_nodes,
