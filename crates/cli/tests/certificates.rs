@@ -330,6 +330,7 @@ fn the_published_tops_check_and_their_parts_search_as_claimed() {
         ("A", vec![proofs.join("0FC3484B7A.top.cert")], 16, 16),
         ("B", vec![proofs.join("0FC3484B7B.top.cert")], 1, 1),
         ("3", reply_3, 29, 12),
+        ("2", vec![proofs.join("0FC3484B72.top.cert")], 15, 15),
         ("9", vec![proofs.join("0FC3484B79.top.cert")], 30, 30),
     ];
     for (reply, files, parts, searched_parts) in sets {
