@@ -13,6 +13,7 @@ use crate::geometry::{lines_in, CellCoordinates, Column};
 use crate::ordering::{
     forced_line, opening_after, order_moves, order_moves_by_gaps, wins_by_force,
 };
+use crate::position::ChildKeys;
 use crate::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_after, zugzwang_after,
     zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat,
@@ -74,6 +75,15 @@ impl Game for Position {
     #[inline(always)]
     fn key_after(&self, cell: Cell, symmetries: SymmetryGroup) -> u128 {
         self.table_key_after_within(cell, symmetries)
+    }
+    type ChildKeys = ChildKeys;
+    #[inline(always)]
+    fn child_keys(&self, symmetries: SymmetryGroup) -> ChildKeys {
+        Position::child_keys(self, symmetries)
+    }
+    #[inline(always)]
+    fn key_after_with(&self, cell: Cell, keys: &ChildKeys) -> u128 {
+        self.table_key_after_with(cell, keys)
     }
     #[inline(always)]
     fn order(&self, moves: BitBoard) -> OrderedMoves {

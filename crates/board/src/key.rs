@@ -1,6 +1,7 @@
-//! The report's 80-bit compact encoding of a position, its canonical form under symmetry, and
-//! the table key: another 80-bit encoding of the same information, laid out for the
-//! transposition table's memory.
+//! The report's 80-bit compact encoding of a position, its canonical form under symmetry, the
+//! table key: another 80-bit encoding of the same information, laid out for the transposition
+//! table's memory, and from [`WIDE_KEY_MIN_STONES`] stones on the 128-bit wide key
+//! ([`wide_key`]), which merges the positions that differ only in the colours of dead stones.
 //!
 //! **Compact key.** Per column, from the bottom: one bit per stone (1 white, 0 black), then a 1
 //! marking the lowest empty cell, then zeros. Stone bits sit at the cell's own bit (`16*z + c`);
@@ -257,4 +258,60 @@ impl SymmetricKeys {
     pub fn image(&self, sym: Symmetry) -> u128 {
         self.0[sym.number() as usize]
     }
+}
+
+/// Positions of at least this many stones are keyed by [`wide_key`], their dead stones merged;
+/// fewer stones, by [`table_key`]. A function of the stone count alone, so that every position of
+/// a class of dead-stone recolourings (which share their stone count) is keyed the same way. It
+/// matches the transposition table's near-leaf area, where wide keys live: by 44 stones about
+/// half the stones are dead (docs/PERFORMANCE.md, "Positions that differ only in dead stones").
+pub const WIDE_KEY_MIN_STONES: u32 = 44;
+
+/// The wide key of a position with these stones, of which `dead` are dead (see
+/// [`crate::Position::dead_stones`]): the cells of white or dead stones in bits 64..128, those of
+/// black or dead stones in bits 0..64. An empty cell is `(0, 0)`, white `(1, 0)`, black `(0, 1)`,
+/// dead `(1, 1)`, so the key gives back the live stones of each player and the dead cells, and two
+/// positions have one wide key exactly when they differ only in the colours of their dead stones
+/// — positions of one value, since no line through a dead stone can be completed by anybody.
+///
+/// A wide key is told from a [`table_key`] by its bits 80..128, never all zero for a position of
+/// 33 stones or more ([`is_wide_key`]): there at least 17 stones lie above layer 0, more than
+/// black's ⌊n/2⌋, so one of them is white or dead.
+///
+/// ```
+/// use score4_board::key::{is_wide_key, wide_key};
+/// // Cell 0 white, cell 1 black, cell 2 dead.
+/// let key = wide_key(1 | 4, 2 | 0, 4);
+/// assert_eq!(key >> 64, 0b101);
+/// assert_eq!(key as u64, 0b110);
+/// assert!(!is_wide_key(key)); // three stones: not a wide key's position
+/// // The dead stone's colour does not matter.
+/// assert_eq!(wide_key(1, 2 | 4, 4), key);
+/// ```
+#[inline(always)]
+pub const fn wide_key(white: u64, black: u64, dead: u64) -> u128 {
+    ((white | dead) as u128) << 64 | (black | dead) as u128
+}
+
+/// Whether `key` is a [`wide_key`] of a position of 33 stones or more rather than a
+/// [`table_key`] (below `2^80`).
+#[inline(always)]
+pub const fn is_wide_key(key: u128) -> bool {
+    key >> 80 != 0
+}
+
+/// The least [`wide_key`] over the images of the position under `group` (the dead stones of an
+/// image are the images of the dead stones: a symmetry maps lines onto lines).
+#[inline(always)]
+pub fn least_image_wide_key(white: u64, black: u64, dead: u64, group: SymmetryGroup) -> u128 {
+    if group.is_trivial() {
+        return wide_key(white, black, dead);
+    }
+    least_over(group, |sym| {
+        wide_key(
+            sym.apply_bits(white),
+            sym.apply_bits(black),
+            sym.apply_bits(dead),
+        )
+    })
 }

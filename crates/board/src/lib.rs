@@ -9,8 +9,8 @@
 //! - [`Position`]: stones, threats, live lines and the lines holding each player's stones,
 //!   updated move by move; its keys, computed from the stones;
 //! - [`symmetry`]: the 8 symmetries (the report's `flipLR`, `flipUD`, `flipDI`) and their
-//!   subgroups; [`key`]: the 80-bit compact encoding, the canonical key, and the least key over
-//!   a group of symmetries;
+//!   subgroups; [`key`]: the 80-bit compact encoding, the canonical key, the least key over
+//!   a group of symmetries, and the wide keys that merge dead stones from 44 stones on;
 //! - [`notation`]: move strings such as `0FC3484B7`, and [`GameRecord`]s;
 //! - the game's search knowledge, pure functions of a position: [`ordering`] (the line-score
 //!   move ordering), [`rules`] (static proofs: black's claimeven-and-pairs follow-up, white's

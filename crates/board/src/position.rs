@@ -6,7 +6,10 @@ use core::fmt;
 
 use crate::bitboard::{Layers, BOTTOM};
 use crate::geometry::{lines_in, Cell, Column, ALL_LINES, LINES, LINE_SET_THROUGH};
-use crate::key::{least_image_key, least_image_table_key, table_key, SymmetricKeys};
+use crate::key::{
+    least_image_key, least_image_table_key, least_image_wide_key, table_key, SymmetricKeys,
+    WIDE_KEY_MIN_STONES,
+};
 use crate::symmetry::{Symmetry, SymmetryGroup};
 use score4_game::BitBoard;
 
@@ -86,6 +89,19 @@ pub struct Position {
     /// for `LINES[l]`, whatever the other player holds there): with `live`, how many stones
     /// a player has on each line, without counting them line by line.
     holding: [[u128; 2]; 2],
+}
+
+/// What the table keys of a position's children share, computed once for them all
+/// ([`Position::child_keys`], [`Position::table_key_after_with`]): the search's group of
+/// symmetries and, when the children are keyed by wide keys, the position's dead stones and its
+/// *lone* stones, alive on a single line of their player, from which each child's dead stones
+/// follow in a few operations.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct ChildKeys {
+    group: SymmetryGroup,
+    wide: bool,
+    dead: u64,
+    lone: u64,
 }
 
 impl Default for Position {
@@ -234,24 +250,108 @@ impl Position {
         least_image_key(self.stones[0].0, self.stones[1].0, group)
     }
 
-    /// The least table key over the images of the position under `group`
-    /// ([`least_image_table_key`]): with [`Position::transposing_symmetries`] of a search's
-    /// root, the key under which the search's table finds every position of its tree and its
-    /// images. The children of a position share their key's page (its top 16 bits) when
-    /// `group` is trivial, which the table turns into locality.
+    /// The stones no line can use any more: every line through such a stone holds stones of both
+    /// players, so nobody can complete it, and the stone's colour no longer matters to the game.
+    /// A stone stays dead once dead (stones are only added).
+    ///
+    /// ```
+    /// use score4_board::{GameRecord, Layers};
+    /// // X's first stone, in the corner, under seven stones of O: one on each of its lines.
+    /// let game: GameRecord = "00A1F1A4F4C5C5".parse().unwrap();
+    /// assert_eq!(game.position().dead_stones().drawn().to_string(), "\
+    /// z=0      z=1      z=2      z=3
+    /// x . . .  . . . .  . . . .  . . . .
+    /// . . . .  . . . .  . . . .  . . . .
+    /// . . . .  . . . .  . . . .  . . . .
+    /// . . . .  . . . .  . . . .  . . . .
+    /// ");
+    /// ```
+    #[inline(always)]
+    pub fn dead_stones(&self) -> BitBoard {
+        BitBoard(dead_and_lone_stones([self.stones[0].0, self.stones[1].0]).0)
+    }
+
+    /// What the table keys of the children share under `group` ([`ChildKeys`]).
+    #[inline(always)]
+    pub fn child_keys(&self, group: SymmetryGroup) -> ChildKeys {
+        let wide = self.count() + 1 >= WIDE_KEY_MIN_STONES;
+        let (dead, lone) = if wide {
+            dead_and_lone_stones([self.stones[0].0, self.stones[1].0])
+        } else {
+            (0, 0)
+        };
+        ChildKeys {
+            group,
+            wide,
+            dead,
+            lone,
+        }
+    }
+
+    /// The dead stones after the mover plays `cell`, from those of now and the lone ones
+    /// (`keys`, of this position). The mover's move can kill its own stone, if every line
+    /// through `cell` already holds a stone of the other player, and the other player's lone
+    /// stones on the lines it takes from them (a stone lies on at most one line through `cell`,
+    /// so a lone stone there loses its only line); no other stone.
+    #[inline(always)]
+    fn dead_after(&self, cell: Cell, keys: &ChildKeys) -> u64 {
+        let (me, other) = (self.mover() as usize, self.mover().other() as usize);
+        let through = LINE_SET_THROUGH[cell.index() as usize];
+        let own = if self.live[me] & through == 0 {
+            1u64 << cell.index()
+        } else {
+            0
+        };
+        let exposed = self.stones[other].0 & keys.lone;
+        let taken = if exposed == 0 {
+            0
+        } else {
+            lines_in(self.live[other] & through).fold(0, |cells, line| cells | line)
+        };
+        keys.dead | own | exposed & taken
+    }
+
+    /// The key under which the search's table keeps the position, folded over `group`: below
+    /// [`WIDE_KEY_MIN_STONES`] stones the least table key over its images
+    /// ([`least_image_table_key`]), from there on the least wide key
+    /// ([`least_image_wide_key`]), which merges the positions that differ only in the colours of
+    /// their dead stones ([`Position::dead_stones`]). With [`Position::transposing_symmetries`]
+    /// of a search's root, the key under which the search's table finds every position of its
+    /// tree and its images. The children of a position share their table key's page (its top 16
+    /// bits) when `group` is trivial, which the table turns into locality.
     #[inline(always)]
     pub fn table_key_within(&self, group: SymmetryGroup) -> u128 {
-        least_image_table_key(self.stones[0].0, self.stones[1].0, group)
+        let [white, black] = [self.stones[0].0, self.stones[1].0];
+        if self.count() >= WIDE_KEY_MIN_STONES {
+            return least_image_wide_key(white, black, self.dead_stones().0, group);
+        }
+        least_image_table_key(white, black, group)
     }
 
     /// [`Position::table_key_within`] of the position after the mover plays `cell`, without
     /// making the move.
     #[inline(always)]
     pub fn table_key_after_within(&self, cell: Cell, group: SymmetryGroup) -> u128 {
-        let occupied = self.occupied().0 | 1u64 << cell.index();
+        self.table_key_after_with(cell, &self.child_keys(group))
+    }
+
+    /// [`Position::table_key_after_within`] with what the children's keys share computed
+    /// beforehand (`keys`, from [`Position::child_keys`] of this position): what the search
+    /// calls for every child of a node.
+    #[inline(always)]
+    pub fn table_key_after_with(&self, cell: Cell, keys: &ChildKeys) -> u128 {
+        let bit = 1u64 << cell.index();
+        let me = self.mover();
+        if keys.wide {
+            let mut stones = [self.stones[0].0, self.stones[1].0];
+            stones[me as usize] |= bit;
+            let dead = self.dead_after(cell, keys);
+            return least_image_wide_key(stones[0], stones[1], dead, keys.group);
+        }
         // After the move the opponent is to move, holding what it holds now.
-        let to_move = self.mover().other();
-        table_key_to_move(self.stones(to_move).0, occupied, to_move, group)
+        let to_move = me.other();
+        let occupied = self.occupied().0 | bit;
+        table_key_to_move(self.stones(to_move).0, occupied, to_move, keys.group)
     }
 
     /// [`Position::table_key_within`] of the position after the mover plays `cell` and the
@@ -265,6 +365,9 @@ impl Position {
         reply: Cell,
         group: SymmetryGroup,
     ) -> u128 {
+        if self.count() + 2 >= WIDE_KEY_MIN_STONES {
+            return self.after(cell).table_key_after_within(reply, group);
+        }
         let bit = 1u64 << cell.index();
         let occupied = self.occupied().0 | bit | 1u64 << reply.index();
         // After the two moves the mover is to move again, holding `cell` as well.
@@ -417,6 +520,62 @@ impl fmt::Display for Position {
         );
         f.write_str(&picture)
     }
+}
+
+/// The dead stones (see [`Position::dead_stones`]) among `stones` (white's, black's), and the
+/// lone ones, on a single live line of their player: from the cells each player's live lines,
+/// the lines within the cells free of the other's stones, cover once and twice
+/// ([`cells_on_lines_within`]).
+#[inline(always)]
+fn dead_and_lone_stones(stones: [u64; 2]) -> (u64, u64) {
+    let (mut dead, mut lone) = (0, 0);
+    for (own, other) in [(stones[0], stones[1]), (stones[1], stones[0])] {
+        let (once, twice) = cells_on_lines_within(!other);
+        dead |= own & !once;
+        lone |= own & once & !twice;
+    }
+    (dead, lone)
+}
+
+/// The cells of the lines of one direction lying wholly within `cells`: the lines of stride
+/// `D` (bit `16*z + 4*y + x`) that start at the cells of `starts`. A line starts at `s` exactly
+/// when `s`, `s + D`, `s + 2D` and `s + 3D` all lie in `cells`, and it covers those four (the
+/// start cells of one direction lie on none of its other lines, so the product by
+/// `1 + 2^D + 2^2D + 2^3D` spreads each start without carries).
+#[inline(always)]
+const fn lines_within<const D: u32>(cells: u64, starts: u64) -> u64 {
+    let pairs = cells & cells >> D;
+    let spread = 1 | 1 << D | 1 << (2 * D) | 1 << (3 * D);
+    (pairs & pairs >> (2 * D) & starts).wrapping_mul(spread)
+}
+
+/// The cells of the lines lying wholly within `cells`, covered by at least one and by at least
+/// two of them, for all 76 lines at once, direction by direction ([`lines_within`]): rows in x,
+/// y and z; the diagonals of the layers and of the two upright planes; the four space diagonals
+/// (16 · 3 + 8 · 3 + 4 = 76 lines).
+#[inline(always)]
+fn cells_on_lines_within(cells: u64) -> (u64, u64) {
+    let directions = [
+        lines_within::<1>(cells, 0x1111_1111_1111_1111),
+        lines_within::<4>(cells, 0x000F_000F_000F_000F),
+        lines_within::<16>(cells, 0xFFFF),
+        lines_within::<5>(cells, 0x0001_0001_0001_0001),
+        lines_within::<3>(cells, 0x0008_0008_0008_0008),
+        lines_within::<17>(cells, 0x1111),
+        lines_within::<15>(cells, 0x8888),
+        lines_within::<20>(cells, 0x000F),
+        lines_within::<12>(cells, 0xF000),
+        lines_within::<21>(cells, 0x0001),
+        lines_within::<19>(cells, 0x0008),
+        lines_within::<13>(cells, 0x1000),
+        lines_within::<11>(cells, 0x8000),
+    ];
+    let (mut once, mut twice) = (0u64, 0u64);
+    for covered in directions {
+        twice |= once & covered;
+        once |= covered;
+    }
+    (once, twice)
 }
 
 /// [`Position::table_key_within`] of the position whose player `to_move` holds `to_move_stones`

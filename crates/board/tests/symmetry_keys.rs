@@ -2,8 +2,9 @@
 //! against definitions computed from scratch: threats, openings, live lines, the lines through each
 //! empty cell holding 0, 1 or 2 of a player's stones, the threats a move creates, wins, the 8
 //! symmetric keys, the keys within each group of symmetries (the canonical key among them), the
-//! table keys (injective, the children of a node on one page), the transposing symmetries, and the
-//! compact and table keys' decoding.
+//! table keys (injective, the children of a node on one page), the dead stones and the wide keys
+//! of positions of 44 stones or more, the transposing symmetries, and the compact and table keys'
+//! decoding.
 
 mod common;
 
@@ -13,7 +14,8 @@ use std::collections::HashSet;
 use common::{has_four, XorShift};
 use score4_board::geometry::{CELLS, LINES};
 use score4_board::key::{
-    compact_key, decode_compact, decode_table_key, table_key, table_key_stones,
+    compact_key, decode_compact, decode_table_key, is_wide_key, least_image_wide_key, table_key,
+    table_key_stones, wide_key, WIDE_KEY_MIN_STONES,
 };
 use score4_board::symmetry::SymmetryGroup;
 use score4_board::{BitBoard, Cell, Colour, Column, Position, Symmetry};
@@ -136,11 +138,14 @@ fn check_keys(position: &Position, context: &str) {
             })
             .min()
             .expect("a group holds the identity");
-        assert_eq!(
-            position.table_key_within(group),
-            least,
-            "{group:?}: {context}"
-        );
+        // From 44 stones on the search keys by wide keys instead (checked with the dead stones).
+        if position.count() < WIDE_KEY_MIN_STONES {
+            assert_eq!(
+                position.table_key_within(group),
+                least,
+                "{group:?}: {context}"
+            );
+        }
     }
     // Every symmetry whose image never puts a stone on a stone of the other colour is in the
     // transposing group (checked cell by cell).
@@ -193,8 +198,67 @@ fn check_keys(position: &Position, context: &str) {
     assert_eq!(image_keys.len(), images.len(), "distinct images: {context}");
 }
 
+/// The dead stones by their definition: stones every line through which holds a stone of the
+/// other player.
+fn dead_stones_by_definition(position: &Position) -> u64 {
+    let mut dead = 0;
+    for colour in COLOURS {
+        let (own, opp) = (position.stones(colour).0, position.stones(colour.other()).0);
+        for cell in 0..64 {
+            let through = LINES.iter().filter(|&&line| line >> cell & 1 != 0);
+            if own >> cell & 1 != 0 && through.clone().all(|&line| line & opp != 0) {
+                dead |= 1 << cell;
+            }
+        }
+    }
+    dead
+}
+
+/// The dead stones and the table key of a position: from [`WIDE_KEY_MIN_STONES`] stones on, the
+/// wide key of its stones and dead stones (told apart from the narrow keys), under every group
+/// the least over the images.
+fn check_dead_stones_and_wide_keys(position: &Position, context: &str) {
+    let dead = dead_stones_by_definition(position);
+    assert_eq!(position.dead_stones().0, dead, "dead stones: {context}");
+    let (white, black) = (
+        position.stones(Colour::White).0,
+        position.stones(Colour::Black).0,
+    );
+    let key = position.table_key_within(SymmetryGroup::TRIVIAL);
+    if position.count() < WIDE_KEY_MIN_STONES {
+        assert!(!is_wide_key(key), "a narrow key below 44 stones: {context}");
+        return;
+    }
+    assert_eq!(key, wide_key(white, black, dead), "{context}");
+    assert!(is_wide_key(key), "{context}");
+    // The wide key of each image, its dead stones found afresh.
+    let image_keys: Vec<(Symmetry, u128)> = Symmetry::ALL
+        .into_iter()
+        .map(|sym| {
+            let image = position.transformed(sym);
+            let (w, b) = (image.stones(Colour::White).0, image.stones(Colour::Black).0);
+            (sym, wide_key(w, b, dead_stones_by_definition(&image)))
+        })
+        .collect();
+    for group in groups() {
+        let least = image_keys
+            .iter()
+            .filter(|(sym, _)| group.iter().any(|member| member == *sym))
+            .map(|&(_, key)| key)
+            .min()
+            .unwrap();
+        assert_eq!(
+            position.table_key_within(group),
+            least,
+            "{group:?}: {context}"
+        );
+        assert_eq!(least_image_wide_key(white, black, dead, group), least);
+    }
+}
+
 /// Everything about a position in which nobody has four.
 fn check_open_position(position: &Position, context: &str) {
+    check_dead_stones_and_wide_keys(position, context);
     let (white, black) = (
         position.stones(Colour::White),
         position.stones(Colour::Black),
@@ -293,7 +357,10 @@ fn check_open_position(position: &Position, context: &str) {
             );
         }
         // The children share the page of their table keys: it depends only on the stones of
-        // the player to move after the move, who does not move now.
+        // the player to move after the move, who does not move now. (Wide keys have no pages.)
+        if next.count() >= WIDE_KEY_MIN_STONES {
+            continue;
+        }
         assert_eq!(
             Some(next.table_key_within(SymmetryGroup::TRIVIAL) >> 64),
             first_child_page,

@@ -64,6 +64,12 @@ impl Game for ClassicPosition {
     fn key_after(&self, cell: Cell, _: ()) -> u128 {
         ClassicPosition::key_after(self, cell) as u128
     }
+    type ChildKeys = ();
+    fn child_keys(&self, _: ()) {}
+    #[inline(always)]
+    fn key_after_with(&self, cell: Cell, _: &()) -> u128 {
+        ClassicPosition::key_after(self, cell) as u128
+    }
     /// Pons's ordering: by the number of threats the mover has after the move, centre
     /// columns first among equals.
     #[inline(always)]

@@ -110,7 +110,7 @@ pub fn engine_error_text(error: &EngineError, settings: &Settings, purpose: Purp
             ..
         } => format!(
             "{option}: {error} ({for_what}): use --leaf-area {}MiB or more in a table of at \
-             least {} in all, or --leaf-area auto or off",
+             least {} in all, or --leaf-area auto",
             leaf_minimum.div_ceil(1 << 20),
             format_minimum(leaf_minimum + main_minimum),
         ),

@@ -134,7 +134,7 @@ pub struct ServeArgs {
     /// The address to listen on (port 0: any free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
-    /// Size of the shared table of bounds (at least 521 MiB in 3-D); `--tt-size` as in analyze
+    /// Size of the shared table of bounds (at least 522 MiB in 3-D); `--tt-size` as in analyze
     /// and play.
     #[arg(long, visible_alias = "tt-size", default_value = "1GiB", value_parser = score4_input::parse_bytes)]
     memory: u64,
@@ -168,7 +168,7 @@ pub struct SolveArgs {
     /// What to find: first-wins (does the first player win? the report's question), wdl (win,
     /// draw or loss for the side to move) or exact (the score for the side to move: a win with
     /// the winner's k-th stone scores 33 - k, in the classic game 22 - k, a loss the negative).
-    /// wdl and exact need a 3-D table of at least 521 MiB (twobig; 261 MiB for new and big).
+    /// wdl and exact need a 3-D table of at least 522 MiB (twobig; 261 MiB for new and big).
     #[arg(long, default_value = "first-wins", value_parser = mode_parser())]
     mode: Mode,
     /// Worker threads (default: one per physical core; 1 for the classic game). 1 runs the
@@ -190,10 +190,11 @@ pub struct SolveArgs {
     /// report's), new (always overwrite) or big (keep the bigger subtree).
     #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
-    /// The table's near-leaf area, where positions of 44 stones or more are kept apart so that
-    /// their probes stay in the caches: auto (64 MiB of a table of at least 256 MiB, in
-    /// first-wins mode), off, or a size taken out of the table's (at least 65 MiB for twobig,
-    /// 33 MiB for new and big; 513 MiB and 257 MiB in wdl and exact modes).
+    /// The table's near-leaf area, where positions of 44 stones or more are kept apart, keyed
+    /// with their dead stones merged, so that their probes stay in the caches: auto (64 MiB of
+    /// a table of at least 256 MiB, else a sixteenth of it), or a size taken out of the table's
+    /// (at least 32 KiB). The 3-D game's tables cannot be without it; off is for the classic
+    /// game's, which never have one.
     #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
     leaf_area: LeafArea,
     /// Value the parallel solver assumes for tasks not yet solved: the report's virtual win
@@ -338,7 +339,7 @@ pub struct ProveArgs {
     store: PathBuf,
     /// The question: first-wins (does the first player win?) or wdl (win, draw or loss for the
     /// side to move: first-wins, then if not a win, whether the first player reaches a draw;
-    /// it needs a table of bounds, at least 521 MiB).
+    /// it needs a table of bounds, at least 522 MiB).
     #[arg(long, default_value = "first-wins", value_parser = prove_mode_parser())]
     mode: Mode,
     /// Worker threads (default: one per physical core).
@@ -426,7 +427,7 @@ pub struct AnalyzeArgs {
     #[arg(long)]
     json: bool,
     /// Size of the transposition table of bounds (default 1GiB; 16MiB for the classic game,
-    /// whose keys stay exact in any table; in 3-D at least 521 MiB for twobig, 261 MiB for new
+    /// whose keys stay exact in any table; in 3-D at least 522 MiB for twobig, 261 MiB for new
     /// and big).
     #[arg(long, value_parser = score4_input::parse_bytes)]
     tt_size: Option<u64>,
@@ -508,10 +509,11 @@ pub struct BenchArgs {
     /// report's), new (always overwrite) or big (keep the bigger subtree).
     #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
-    /// The table's near-leaf area, where positions of 44 stones or more are kept apart so that
-    /// their probes stay in the caches: auto (64 MiB of a table of at least 256 MiB, in
-    /// first-wins mode), off, or a size taken out of the table's (at least 65 MiB for twobig,
-    /// 33 MiB for new and big; 513 MiB and 257 MiB in wdl and exact modes).
+    /// The table's near-leaf area, where positions of 44 stones or more are kept apart, keyed
+    /// with their dead stones merged, so that their probes stay in the caches: auto (64 MiB of
+    /// a table of at least 256 MiB, else a sixteenth of it), or a size taken out of the table's
+    /// (at least 32 KiB). The 3-D game's tables cannot be without it; off is for the classic
+    /// game's, which never have one.
     #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
     leaf_area: LeafArea,
     /// Run the sequential solver without the best-first driver over the top of the tree

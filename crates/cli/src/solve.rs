@@ -752,10 +752,9 @@ impl PrintedRow<'_> {
 pub fn describe_leaf_area(table: &TranspositionTable) -> String {
     match table.leaf_min_stones() {
         Some(stones) => format!(
-            "near-leaf area {} from {stones} stones (S' = {}, k' = {})",
+            "near-leaf area {} from {stones} stones, dead stones merged (S' = {})",
             format_bytes(table.leaf_bytes()),
             table.leaf_buckets(),
-            table.leaf_key_bits()
         ),
         None => "no near-leaf area".to_owned(),
     }

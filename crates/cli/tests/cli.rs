@@ -202,7 +202,7 @@ fn parallel_solve_gives_the_library_values_and_reports_progress_as_json() {
 
 #[test]
 fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
-    let cases: [(&[&str], &str); 18] = [
+    let cases: [(&[&str], &str); 19] = [
         (&["solve", "--tt-size", "1GB", "0"], "unknown size unit"),
         (
             &["solve", "--leaf-area", "sometimes", "0"],
@@ -213,8 +213,12 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
             "--leaf-area: a near-leaf area of 64.0 MiB in a table of 128.0 MiB does not fit",
         ),
         (
-            &["solve", "--tt-size", "1GiB", "--leaf-area", "1MiB", "0"],
-            "the area needs at least 65 MiB",
+            &["solve", "--tt-size", "1GiB", "--leaf-area", "16KiB", "0"],
+            "the area needs at least 1 MiB",
+        ),
+        (
+            &["solve", "--leaf-area", "off", "0"],
+            "--leaf-area: a table of the 3-D game cannot be without its near-leaf area",
         ),
         (
             &["--game", "classic", "solve", "--leaf-area", "64MiB", "4"],
@@ -224,7 +228,7 @@ fn bad_options_and_files_are_clear_errors_with_exit_code_2() {
             &["solve", "--memory", "1MiB", "--threads", "2", "0"],
             "--memory 1.0 MiB is too small for --mode first-wins (with 2 threads the parallel \
              solver's tree takes an eighth, leaving the table 896.0 KiB): its one-word entries \
-             need a table of at least 67 MiB with --replacement twobig to keep every key exact; \
+             need a table of at least 68 MiB with --replacement twobig to keep every key exact; \
              use --memory 77MiB or more, or --replacement new with --memory 39MiB or more",
         ),
         (
@@ -728,7 +732,7 @@ fn bench_finds_the_committed_sets_from_any_directory() {
 fn bench_rejects_bad_options_and_files_with_exit_code_2() {
     let cases: [(&[&str], &str); 6] = [
         (&["--threads", "0"], "between 1 and 1024 threads"),
-        (&["--leaf-area", "1MiB"], "--leaf-area: a near-leaf area"),
+        (&["--leaf-area", "16KiB"], "--leaf-area: a near-leaf area"),
         (&["--time-limit", "soon"], "soon"),
         (&["--positions", "0"], "at least one position"),
         (&["--difficulty", "27"], "d27.txt"),

@@ -7,7 +7,7 @@ use score4_board::{GameRecord, Outcome};
 use score4_classic::ClassicRecord;
 use score4_engine::{Engine, Memory, Mode, Replacement, Settings, TranspositionTable};
 
-/// Large enough for a table of bounds (at least 521 MiB for TWOBIG).
+/// Large enough for a table of bounds (at least 522 MiB for TWOBIG).
 const TT: &str = "600MiB";
 
 /// The game record `play` prints last (`record: MOVES`).

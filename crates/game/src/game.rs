@@ -64,6 +64,15 @@ pub trait Game: Copy + Send + Sync + 'static {
     fn key(&self, symmetries: Self::Symmetries) -> u128;
     /// [`Self::key`] of the position after the mover plays `cell`.
     fn key_after(&self, cell: Cell, symmetries: Self::Symmetries) -> u128;
+    /// What the keys of a position's children share, computed once for them all by
+    /// [`Self::child_keys`] and handed to [`Self::key_after_with`] for each child: the 3-D game's
+    /// dead stones for its wide keys, the classic game's nothing.
+    type ChildKeys: Copy;
+    /// What the keys of this position's children under `symmetries` share.
+    fn child_keys(&self, symmetries: Self::Symmetries) -> Self::ChildKeys;
+    /// [`Self::key_after`], given [`Self::child_keys`] of this position: what the search calls
+    /// for each child of a node.
+    fn key_after_with(&self, cell: Cell, keys: &Self::ChildKeys) -> u128;
     /// `moves` in the order to search them, best first.
     fn order(&self, moves: BitBoard) -> OrderedMoves;
     /// What the mover's move to the playable `cell` leaves the opponent, who has no opening:

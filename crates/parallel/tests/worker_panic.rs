@@ -54,6 +54,13 @@ impl Game for Fragile {
     fn key_after(&self, cell: Cell, symmetries: Self::Symmetries) -> u128 {
         Game::key_after(&self.0, cell, symmetries)
     }
+    type ChildKeys = <Position as Game>::ChildKeys;
+    fn child_keys(&self, symmetries: Self::Symmetries) -> Self::ChildKeys {
+        Game::child_keys(&self.0, symmetries)
+    }
+    fn key_after_with(&self, cell: Cell, keys: &Self::ChildKeys) -> u128 {
+        Game::key_after_with(&self.0, cell, keys)
+    }
     fn order(&self, moves: BitBoard) -> OrderedMoves {
         Game::order(&self.0, moves)
     }

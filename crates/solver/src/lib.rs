@@ -11,7 +11,8 @@
 //!   probes of the search, taking turns with it on roots the search does not settle soon;
 //! - [`table`]: the transposition table — compact keys folded over the symmetries that can
 //!   matter below the root (canonical keys when all can), prime size, exact hits by the Chinese
-//!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry;
+//!   remainder theorem, TWOBIG / NEW / BIG, one relaxed atomic word per entry; the near-leaf
+//!   area's wide keys in two-word entries under a seqlock;
 //! - [`book`]: proven bounds from outside (an opening book), read near the root;
 //! - statistics: nodes, seconds, table probes, hits, stores and replacements.
 //!

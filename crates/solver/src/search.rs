@@ -589,6 +589,7 @@ impl<'t> Solver<'t> {
     ) -> ControlFlow<i32> {
         let (position, table) = (node.position, self.table);
         let own_threats = position.threats(position.mover());
+        let child_keys = position.child_keys(node.symmetries);
         for cell in moves {
             let column = G::column_of(cell) as usize;
             match position.opening_after(cell) {
@@ -622,7 +623,7 @@ impl<'t> Solver<'t> {
                     }
                 }
             }
-            let s = slot_of::<G>(table, position.key_after(cell, node.symmetries));
+            let s = slot_of::<G>(table, position.key_after_with(cell, &child_keys));
             table.prefetch(s);
             slots.by_column[column] = Some(s);
         }

@@ -41,14 +41,28 @@
 //! - Each entry is read and written with one relaxed atomic 64-bit access, so threads can share
 //!   the table: an entry read is always an entry some thread wrote whole. Races can only lose an
 //!   entry or keep a worse one, never make a wrong hit.
-//! - **The near-leaf area** ([`LeafArea`]): tables of 256 MiB or more in the binary format keep
-//!   the positions of [`LEAF_MIN_STONES`] stones or more apart, after the blocks, in `S'`
-//!   buckets (`S'` prime) indexed by the whole key mod `S'`, with the key's low `k'` bits stored
-//!   and `S' · 2^k' ≥ 2^80`: exact by the same argument, in the entry layout above (so
-//!   `S' > 2^22`: 64 MiB for TWOBIG). A node's children there are not kept on one block; the
-//!   area is small enough that its reads stay closer to the caches and the address
-//!   translation's reach.
+//! - **The near-leaf area** ([`LeafArea`]): every table of the 3-D game's keys keeps the
+//!   positions of [`LEAF_MIN_STONES`] stones or more apart, after the blocks. The game keys them
+//!   by *wide keys* (`score4_board::key::wide_key`, 128 bits, told from the others by their bits
+//!   80..128): the positions that differ only in the colours of their dead stones share one. The
+//!   area's `S'` buckets (`S'` a power of two, at least `2^9`) are one cache line each:
 //!
+//! ```text
+//!   word 0        sequence number (odd while a thread writes the bucket)
+//!   words 1, 2    entry 0: the key's low 64 bits │ its high word from bit 9 up, payload (9 bits)
+//!   words 3, 4    entry 1      (entry 0 keeps the biggest subtree, as TWOBIG's first place;
+//!   words 5, 6    entry 2       entries 1 and 2 the newest others)
+//!   word 7        unused
+//! ```
+//!
+//!   A key sits in bucket `(mix XOR high) mod S'`, `mix` a multiplicative hash of the bits the
+//!   entry keeps; those and the bucket give back the high word's low 9 bits, hence the whole
+//!   key: **a hit is exact** here too. An entry
+//!   takes two words, so readers check the bucket's sequence number before and after (a
+//!   *seqlock*): a read that overlapped a write is a miss, never half of one entry and half of
+//!   another; a writer that finds the bucket taken drops its entry. The payload has the layout of
+//!   the main area's (binary or bounds) in its low bits.
+
 //! In the binary format 58 bits are left for `low mod 2^k`, so `S > 2^6`: the smallest table
 //! has 2^16 blocks of 67 buckets, about 34 MiB (NEW, BIG) or 67 MiB (TWOBIG).
 //!
@@ -57,9 +71,10 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::fence;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 
-use score4_board::key::table_key_stones;
+use score4_board::key::is_wide_key;
 
 use crate::memory::{format_bytes, format_minimum, AtomicBlock};
 
@@ -174,24 +189,25 @@ const fn low_bits(key_width: u32) -> u32 {
 /// The width of the 3-D game's compact keys.
 pub const KEY_WIDTH_3D: u32 = 80;
 
-/// Whether a table keeps the positions near the leaves apart, in a small area of their own.
+/// The area of the positions near the leaves: the 3-D game's positions of at least
+/// [`LEAF_MIN_STONES`] stones, which it keys by wide keys, their dead stones merged.
 ///
 /// Most probes and stores are of positions a few stones from the end, whose subtrees are
 /// small and whose transpositions are found soon after they are stored. Spread over a
 /// gigabyte, every such probe misses the caches and the address translation; kept in an area
 /// of 64 MiB they mostly hit both, and the area's turnover loses few entries the search would
-/// have come back to (docs/PERFORMANCE.md, "The table and the cutoff"). A position goes to the area
-/// when it has at least [`LEAF_MIN_STONES`] stones ([`score4_board::key::table_key_stones`]),
-/// so its place is still a function of its key alone. The area is exact by the Chinese
-/// remainder theorem like the main one, over the whole 80-bit key: `S'` buckets, `S'` prime,
-/// and entries holding the key's low `k'` bits with `S' · 2^k' ≥ 2^80`.
+/// have come back to (docs/PERFORMANCE.md, "The table and the cutoff"). There, too, about half
+/// the stones are dead, and the wide keys that merge positions differing only in them need the
+/// area's two-word entries: a table of the 3-D game's keys must have the area. Its layout and
+/// why it is exact: the module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeafArea {
-    /// No such area: every position in the main area.
+    /// No such area: only for tables of keys narrower than the 3-D game's (refused for 3-D
+    /// keys, [`TableError::LeafAreaNeeded`]).
     Off,
-    /// The smallest exact area ([`TranspositionTable::minimum_leaf_bytes`], 64 MiB for TWOBIG,
-    /// 32 MiB for NEW and BIG) in a binary-format table of 80-bit keys of at least
-    /// [`LEAF_AREA_AUTO_FROM`] bytes; otherwise none.
+    /// For 3-D keys: [`LEAF_AREA_AUTO_BYTES`] in a table of at least [`LEAF_AREA_AUTO_FROM`]
+    /// bytes, else a sixteenth of the table (at least [`TranspositionTable::minimum_leaf_bytes`]);
+    /// for narrower keys none.
     Auto,
     /// An area of at most this many bytes (at least the smallest exact one), out of the
     /// table's size.
@@ -222,14 +238,33 @@ impl FromStr for LeafArea {
     }
 }
 
-/// Positions with at least this many stones live in the near-leaf area ([`LeafArea`]), when
-/// the table has one. Chosen on the first 120 of d24 and the first 300 of d28
-/// (docs/PERFORMANCE.md, "The table and the cutoff").
-pub const LEAF_MIN_STONES: u32 = 44;
+/// Positions with at least this many stones live in the near-leaf area ([`LeafArea`]): the
+/// 3-D game keys them by wide keys from there on (`score4_board::key::WIDE_KEY_MIN_STONES`).
+/// Chosen on the first 120 of d24 and the first 300 of d28 (docs/PERFORMANCE.md, "The table
+/// and the cutoff").
+pub const LEAF_MIN_STONES: u32 = score4_board::key::WIDE_KEY_MIN_STONES;
 
-/// [`LeafArea::Auto`] gives a table of at least this many bytes (four times the TWOBIG area)
-/// a near-leaf area.
+/// [`LeafArea::Auto`] gives a table of at least this many bytes an area of
+/// [`LEAF_AREA_AUTO_BYTES`].
 pub const LEAF_AREA_AUTO_FROM: u64 = 256 << 20;
+
+/// The near-leaf area [`LeafArea::Auto`] gives a table of at least [`LEAF_AREA_AUTO_FROM`]
+/// bytes.
+pub const LEAF_AREA_AUTO_BYTES: u64 = 64 << 20;
+
+/// Bytes of a bucket of the near-leaf area: one cache line.
+const LEAF_BUCKET_BYTES: u64 = 64;
+
+/// Entries of a bucket of the near-leaf area.
+const LEAF_ENTRIES: usize = 3;
+
+/// Bits of a near-leaf entry's second word below its key bits: the payload, in the layout of
+/// the main area's entries (of either format).
+const LEAF_PAYLOAD_BITS: u32 = 9;
+
+/// `S'`, a power of two, must reach this for the bucket to give back the high word's low bits,
+/// which the entry's payload takes.
+const LEAF_MIN_BUCKETS: u64 = 1 << LEAF_PAYLOAD_BITS;
 
 /// A bound on the first player's score, as held by a [`Format::Bounds`] entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -297,12 +332,16 @@ pub enum TableError {
         /// Smallest main area.
         main_minimum: u64,
     },
-    /// A near-leaf area asked for a table of keys narrower than the 3-D game's: the area picks
-    /// positions by the stones of a 3-D table key.
+    /// A near-leaf area asked for a table of keys narrower than the 3-D game's: the area holds
+    /// the 3-D game's wide keys.
     LeafAreaNeedsBoardKeys {
         /// The table's key width.
         key_width: u32,
     },
+    /// A table of the 3-D game's keys without a near-leaf area ([`LeafArea::Off`]): the
+    /// positions of [`LEAF_MIN_STONES`] stones or more, keyed by wide keys, would have nowhere
+    /// to go.
+    LeafAreaNeeded,
     /// The operating system refused the memory.
     OutOfMemory {
         /// Bytes asked for.
@@ -347,6 +386,12 @@ impl fmt::Display for TableError {
                 f,
                 "a near-leaf area needs the 3-D game's 80-bit table keys, not {key_width}-bit keys"
             ),
+            TableError::LeafAreaNeeded => write!(
+                f,
+                "a table of the 3-D game cannot be without its near-leaf area: positions of \
+                 {LEAF_MIN_STONES} stones or more, keyed with their dead stones merged, live there \
+                 alone"
+            ),
             TableError::OverCeiling { bytes, ceiling } => write!(
                 f,
                 "a table of {} is more than {} allows ({}); at most about {} could be used",
@@ -376,7 +421,9 @@ impl TableError {
     pub fn concerns_leaf_area(&self) -> bool {
         matches!(
             self,
-            TableError::LeafAreaTooSmall { .. } | TableError::LeafAreaNeedsBoardKeys { .. }
+            TableError::LeafAreaTooSmall { .. }
+                | TableError::LeafAreaNeedsBoardKeys { .. }
+                | TableError::LeafAreaNeeded
         )
     }
 }
@@ -447,7 +494,8 @@ impl std::ops::AddAssign for TableStats {
 /// assert_eq!(config.leaf_area, LeafArea::Auto);
 /// let table = TranspositionTable::new(&config).unwrap();
 /// assert!(table.bytes() <= bytes);
-/// assert_eq!(table.leaf_min_stones(), None); // too small for a near-leaf area
+/// // Every table of 3-D keys keeps positions of 44 stones or more in a near-leaf area.
+/// assert_eq!(table.leaf_min_stones(), Some(44));
 ///
 /// // A table of bounds for the classic game's 49-bit keys: even 1 MiB is exact.
 /// let classic = TableConfig::new(1 << 20, 49).format(Format::Bounds);
@@ -476,10 +524,9 @@ pub struct TableConfig {
     /// [`KEY_WIDTH_3D`] bits, the classic game's 49; shorter keys leave more key bits per
     /// bucket, so smaller tables stay exact.
     pub key_width: u32,
-    /// Default [`LeafArea::Auto`]: the near-leaf area in a binary-format table of 3-D keys of
-    /// at least [`LEAF_AREA_AUTO_FROM`] bytes, where it saves address translations, and none
-    /// elsewhere (the area picks positions by the stones of a 3-D key, and in a smaller table
-    /// it would take too large a share of the memory).
+    /// Default [`LeafArea::Auto`]: for 3-D keys [`LEAF_AREA_AUTO_BYTES`] of a table of at
+    /// least [`LEAF_AREA_AUTO_FROM`] bytes, else a sixteenth of the table (the area holds the
+    /// 3-D game's wide keys, so every such table needs one); none for narrower keys.
     pub leaf_area: LeafArea,
 }
 
@@ -541,15 +588,13 @@ pub struct TranspositionTable {
     payload_bits: u32,
     /// The payload bits of an entry (below the key bits).
     payload_mask: u64,
-    /// The near-leaf area ([`LeafArea`]): where its buckets start among the words, how many
-    /// there are (`S'`, a prime, 0 without the area), `⌊2^64 / S'⌋`, `2^64 mod S'`, the key
-    /// bits its entries hold, and the fewest stones of a position it takes (`u32::MAX`: none).
+    /// The near-leaf area ([`LeafArea`]): where its buckets start among the words (the end of
+    /// the words without the area) and how many there are (`S'`, a power of two, 0 without the
+    /// area).
     leaf_first: usize,
     leaf_buckets: u64,
-    leaf_reciprocal: u64,
-    leaf_page_factor: u64,
-    leaf_key_bits: u32,
-    leaf_min_stones: u32,
+    /// `64 - log2 S'`: the shift that leaves the top bits of [`leaf_mix`].
+    leaf_shift: u32,
 }
 
 impl fmt::Debug for TranspositionTable {
@@ -601,8 +646,6 @@ struct Layout {
     main_words: usize,
     /// `S'`: buckets of the near-leaf area (0: none).
     leaf_buckets: u64,
-    /// Key bits an entry of the near-leaf area keeps.
-    leaf_key_bits: u32,
     /// Words in all.
     words: usize,
 }
@@ -618,8 +661,20 @@ impl TranspositionTable {
         Self::minimum_bytes_for_keys(replacement, format, KEY_WIDTH_3D)
     }
 
-    /// The smallest table, in bytes, for `replacement`, `format` and keys of `key_width` bits.
+    /// The smallest table, in bytes, for `replacement`, `format` and keys of `key_width` bits:
+    /// its main area's least and, for the 3-D game's keys, the least near-leaf area.
     pub fn minimum_bytes_for_keys(replacement: Replacement, format: Format, key_width: u32) -> u64 {
+        let leaf = if key_width == KEY_WIDTH_3D {
+            Self::minimum_leaf_bytes(replacement, format)
+        } else {
+            0
+        };
+        Self::minimum_main_bytes(replacement, format, key_width) + leaf
+    }
+
+    /// The smallest main area, in bytes, for `replacement`, `format` and keys of `key_width`
+    /// bits.
+    fn minimum_main_bytes(replacement: Replacement, format: Format, key_width: u32) -> u64 {
         let s = prime_above(format.min_block_buckets(key_width));
         (s << page_bits(key_width)) * 8 * replacement.entries_per_bucket() as u64
     }
@@ -635,7 +690,6 @@ impl TranspositionTable {
             key_bits,
             main_words,
             leaf_buckets,
-            leaf_key_bits,
             words,
         } = Self::layout(config)?;
         let TableConfig {
@@ -654,13 +708,6 @@ impl TranspositionTable {
         let entries = AtomicBlock::zeroed(words).ok_or(TableError::OutOfMemory { bytes })?;
         entries.touch(threads);
         let reciprocal = ((1u128 << 64) / block_buckets as u128) as u64;
-        let (leaf_reciprocal, leaf_page_factor) = match leaf_buckets {
-            0 => (0, 0),
-            s => (
-                ((1u128 << 64) / s as u128) as u64,
-                ((1u128 << 64) % s as u128) as u64,
-            ),
-        };
         Ok(TranspositionTable {
             entries,
             block_buckets,
@@ -674,14 +721,7 @@ impl TranspositionTable {
             payload_mask: (1 << format.payload_bits()) - 1,
             leaf_first: main_words,
             leaf_buckets,
-            leaf_reciprocal,
-            leaf_page_factor,
-            leaf_key_bits,
-            leaf_min_stones: if leaf_buckets == 0 {
-                u32::MAX
-            } else {
-                LEAF_MIN_STONES
-            },
+            leaf_shift: 64 - leaf_buckets.trailing_zeros().min(63),
         })
     }
 
@@ -704,21 +744,31 @@ impl TranspositionTable {
         assert!(key_width <= KEY_WIDTH_3D, "keys have at most 80 bits");
         let bucket_bytes = 8 * replacement.entries_per_bucket() as u64;
         let leaf_minimum = Self::minimum_leaf_bytes(replacement, format);
-        let main_minimum = Self::minimum_bytes_for_keys(replacement, format, key_width);
+        let main_minimum = Self::minimum_main_bytes(replacement, format, key_width);
+        let board_keys = key_width == KEY_WIDTH_3D;
         let leaf_bytes = match leaf {
+            LeafArea::Off if board_keys => return Err(TableError::LeafAreaNeeded),
             LeafArea::Off => 0,
-            LeafArea::Auto => {
-                let fits = format == Format::Binary
-                    && key_width == KEY_WIDTH_3D
-                    && bytes >= LEAF_AREA_AUTO_FROM;
-                if fits {
-                    leaf_minimum
+            LeafArea::Auto if board_keys => {
+                let wanted = if bytes >= LEAF_AREA_AUTO_FROM {
+                    LEAF_AREA_AUTO_BYTES
                 } else {
-                    0
+                    bytes / 16
+                };
+                let leaf_bytes = wanted
+                    .min(bytes.saturating_sub(main_minimum))
+                    .max(leaf_minimum);
+                if bytes < leaf_bytes.saturating_add(main_minimum) {
+                    return Err(TableError::TooSmall {
+                        bytes,
+                        minimum: main_minimum + leaf_minimum,
+                    });
                 }
+                leaf_bytes
             }
+            LeafArea::Auto => 0,
             LeafArea::Bytes(leaf_bytes) => {
-                if key_width != KEY_WIDTH_3D {
+                if !board_keys {
                     return Err(TableError::LeafAreaNeedsBoardKeys { key_width });
                 }
                 if leaf_bytes < leaf_minimum || bytes < leaf_bytes.saturating_add(main_minimum) {
@@ -749,27 +799,25 @@ impl TranspositionTable {
         let key_bits = low_bits(key_width).saturating_sub(63 - block_buckets.leading_zeros());
         debug_assert!(key_bits + format.payload_bits() <= 64);
         let main_words = (blocks * block_buckets) as usize * replacement.entries_per_bucket();
-        // The near-leaf area: S' buckets, S' prime, S' · 2^k' ≥ 2^80 with k' as above.
-        let mut leaf_buckets = leaf_bytes / bucket_bytes;
-        while leaf_buckets > 0 && !is_prime(leaf_buckets) {
-            leaf_buckets -= 1;
-        }
-        let leaf_key_bits = if leaf_buckets == 0 {
-            0
-        } else {
-            key_width - (63 - leaf_buckets.leading_zeros())
+        // The near-leaf area: S' buckets of a cache line, S' a power of two, S' ≥ 2^9.
+        let leaf_buckets = match leaf_bytes / LEAF_BUCKET_BYTES {
+            0 => 0,
+            fitting => 1 << (63 - fitting.leading_zeros()),
         };
-        debug_assert!(leaf_buckets == 0 || leaf_key_bits + format.payload_bits() <= 64);
-        // `leaf_slot` multiplies a page (below 2^16) by a remainder below S'.
-        assert!(leaf_buckets < 1 << 48, "a near-leaf area of 4 PiB or more");
-        let words = main_words + leaf_buckets as usize * replacement.entries_per_bucket();
+        debug_assert!(leaf_buckets == 0 || leaf_buckets >= LEAF_MIN_BUCKETS);
+        assert!(
+            leaf_buckets <= 1 << 40,
+            "a near-leaf area of 64 TiB or more"
+        );
+        // The area's buckets must each be one cache line: the main area ends on one.
+        assert!(leaf_buckets == 0 || main_words.is_multiple_of(8));
+        let words = main_words + (leaf_buckets * LEAF_BUCKET_BYTES / 8) as usize;
         Ok(Layout {
             block_buckets,
             blocks,
             key_bits,
             main_words,
             leaf_buckets,
-            leaf_key_bits,
             words,
         })
     }
@@ -781,32 +829,27 @@ impl TranspositionTable {
         Self::new(&TableConfig::new(bytes, KEY_WIDTH_3D).replacement(replacement))
     }
 
-    /// The smallest near-leaf area, in bytes, for `replacement` and `format`: `S'` must exceed
-    /// `2^(80 - k)` for the `k` key bits an entry has room for.
+    /// The smallest near-leaf area, in bytes: `2^9` buckets of 64 bytes, so that the bucket
+    /// gives back the 9 high key bits an entry has no room for. The same for every
+    /// `replacement` and `format` (the area has its own scheme and room for either payload).
     pub fn minimum_leaf_bytes(replacement: Replacement, format: Format) -> u64 {
-        let room = 64 - format.payload_bits();
-        let s = prime_above(1u64 << (KEY_WIDTH_3D - room));
-        s * 8 * replacement.entries_per_bucket() as u64
+        let _ = (replacement, format);
+        LEAF_MIN_BUCKETS * LEAF_BUCKET_BYTES
     }
 
     /// The near-leaf area's size in bytes (0 without one).
     pub fn leaf_bytes(&self) -> u64 {
-        self.leaf_buckets * 8 * self.replacement.entries_per_bucket() as u64
+        self.leaf_buckets * LEAF_BUCKET_BYTES
     }
 
-    /// `S'`, the near-leaf area's buckets (a prime; 0 without the area).
+    /// `S'`, the near-leaf area's buckets (a power of two; 0 without the area).
     pub fn leaf_buckets(&self) -> u64 {
         self.leaf_buckets
     }
 
-    /// `k'`, the key bits an entry of the near-leaf area holds (`S' · 2^k' ≥ 2^80`).
-    pub fn leaf_key_bits(&self) -> u32 {
-        self.leaf_key_bits
-    }
-
     /// The fewest stones of a position kept in the near-leaf area, if the table has one.
     pub fn leaf_min_stones(&self) -> Option<u32> {
-        (self.leaf_buckets > 0).then_some(self.leaf_min_stones)
+        (self.leaf_buckets > 0).then_some(LEAF_MIN_STONES)
     }
 
     /// The number of buckets of the main area: [`Self::blocks`] blocks of
@@ -866,17 +909,21 @@ impl TranspositionTable {
 
     /// Number of entries in use, counted over the whole table (slow: for reports and tests).
     pub fn occupied(&self) -> u64 {
-        self.entries
-            .words()
-            .iter()
+        let (main, leaf) = self.entries.words().split_at(self.leaf_first);
+        let main = main.iter().filter(|w| w.load(Relaxed) != 0).count();
+        // A near-leaf entry is in use when its second word is (a stored payload is never 0).
+        let leaf = leaf
+            .chunks_exact(8)
+            .flat_map(|bucket| (0..LEAF_ENTRIES).map(move |i| &bucket[2 + 2 * i]))
             .filter(|w| w.load(Relaxed) != 0)
-            .count() as u64
+            .count();
+        (main + leaf) as u64
     }
 
-    /// The share of entries in use, estimated from `samples` entries spread evenly over the
-    /// table (cheap enough for a progress display; [`Self::occupied`] counts them all).
+    /// The share of the main area's entries in use, estimated from `samples` entries spread
+    /// evenly over it (cheap enough for a progress display; [`Self::occupied`] counts them all).
     pub fn fill_estimate(&self, samples: usize) -> f64 {
-        let words = self.entries.words();
+        let words = &self.entries.words()[..self.leaf_first];
         let step = (words.len() / samples.max(1)).max(1);
         let (used, seen) = words
             .iter()
@@ -888,39 +935,52 @@ impl TranspositionTable {
     }
 
     /// Where `key` lives: its bucket (in its page's block, or in the near-leaf area for a
-    /// position with enough stones) and the key bits its entry holds.
+    /// wide key) and the key bits its entry holds.
+    ///
+    /// Contract: `key` is below `2^key_width`, or a wide key (`score4_board::key::is_wide_key`)
+    /// in a table with a near-leaf area (every table of 3-D keys has one).
     #[inline(always)]
     pub fn slot(&self, key: u128) -> Slot {
+        if is_wide_key(key) {
+            return self.leaf_slot(key);
+        }
         debug_assert!(
             key >> self.key_width == 0,
             "a key wider than the table takes"
         );
         let (page, low) = ((key >> 64) as u64, key as u64);
-        if table_key_stones(key) >= self.leaf_min_stones {
-            return self.leaf_slot(page, low);
-        }
         let bucket = page * self.block_buckets + self.reduce(low);
         let stored = low & ((1u64 << self.key_bits) - 1);
         Slot {
             first: bucket as usize * self.replacement.entries_per_bucket(),
             tag: stored << self.payload_bits,
+            low: 0,
         }
     }
 
-    /// [`Self::slot`] in the near-leaf area: bucket `key mod S'`, computed as
-    /// `(page · (2^64 mod S') + low mod S') mod S'`, and the key's low `k'` bits stored; since
-    /// `S'` is odd and `S' · 2^k' ≥ 2^80`, the two give back the whole key (a hit is exact).
+    /// [`Self::slot`] of a wide key, in the near-leaf area: bucket `(mix XOR high) mod S'` with
+    /// `mix` a multiplicative hash of `low` and `high / 2^9` ([`leaf_mix`]) and `S' ≥ 2^9` a
+    /// power of two; the entry keeps `low` and `high / 2^9`. Those and the bucket give back
+    /// `high mod 2^9` (as `(bucket XOR mix) mod 2^9`), hence the whole key: a hit is exact.
     #[inline(always)]
-    fn leaf_slot(&self, page: u64, low: u64) -> Slot {
-        let reduce = |x: u64| barrett_reduce(x, self.leaf_buckets, self.leaf_reciprocal);
-        // page < 2^16 and 2^64 mod S' < S' < 2^48 (asserted when the table is made): the sum
-        // stays below 2^64.
-        let bucket = reduce(page * self.leaf_page_factor + reduce(low));
-        let stored = low & ((1u64 << self.leaf_key_bits) - 1);
+    fn leaf_slot(&self, key: u128) -> Slot {
+        debug_assert!(
+            self.leaf_buckets > 0,
+            "a wide key in a table without a near-leaf area"
+        );
+        let (high, low) = ((key >> 64) as u64, key as u64);
+        let bucket = (leaf_mix(high, low) >> self.leaf_shift ^ high) & (self.leaf_buckets - 1);
         Slot {
-            first: self.leaf_first + bucket as usize * self.replacement.entries_per_bucket(),
-            tag: stored << self.payload_bits,
+            first: self.leaf_first + (bucket * LEAF_BUCKET_BYTES / 8) as usize,
+            tag: high & !LEAF_PAYLOAD_MASK,
+            low,
         }
+    }
+
+    /// Whether `slot` lies in the near-leaf area.
+    #[inline(always)]
+    fn in_leaf_area(&self, slot: Slot) -> bool {
+        slot.first >= self.leaf_first
     }
 
     /// [`Self::slot`] of a key below `2^64` (the classic game's: page 0), the same slot in a
@@ -933,6 +993,7 @@ impl TranspositionTable {
         Slot {
             first: self.reduce(key) as usize * self.replacement.entries_per_bucket(),
             tag: stored << self.payload_bits,
+            low: 0,
         }
     }
 
@@ -960,13 +1021,40 @@ impl TranspositionTable {
         let _ = slot;
     }
 
-    /// The entry of the position at `slot`, if present.
+    /// The entry of the position at `slot`, if present: a word whose low bits are its payload.
     #[inline(always)]
     fn find(&self, slot: Slot) -> Option<u64> {
+        if self.in_leaf_area(slot) {
+            return self.find_in_leaf_area(slot);
+        }
         let words = self.entries.words();
         (0..self.replacement.entries_per_bucket())
             .map(|i| words[slot.first + i].load(Relaxed))
             .find(|&entry| entry != 0 && entry & !self.payload_mask == slot.tag)
+    }
+
+    /// [`Self::find`] in the near-leaf area: the entry's second word, if the bucket holds the
+    /// key and no thread wrote the bucket during the read (then a miss, whatever was read).
+    #[inline(always)]
+    fn find_in_leaf_area(&self, slot: Slot) -> Option<u64> {
+        let bucket = &self.entries.words()[slot.first..slot.first + 8];
+        let sequence = bucket[0].load(Acquire);
+        let found = (0..LEAF_ENTRIES)
+            .map(|i| {
+                (
+                    bucket[1 + 2 * i].load(Relaxed),
+                    bucket[2 + 2 * i].load(Relaxed),
+                )
+            })
+            .find(|&(low, entry)| {
+                entry != 0 && low == slot.low && entry & !LEAF_PAYLOAD_MASK == slot.tag
+            });
+        // The entry's loads before the second read of the sequence number.
+        fence(Acquire);
+        if sequence & 1 != 0 || bucket[0].load(Relaxed) != sequence {
+            return None;
+        }
+        found.map(|(_, entry)| entry)
     }
 
     /// The stored value of the position at `slot` (`true`: the first player wins), if present.
@@ -1060,6 +1148,10 @@ impl TranspositionTable {
     #[inline(always)]
     fn store_entry(&self, slot: Slot, entry: u64, stats: &mut TableStats) {
         stats.stores += 1;
+        if self.in_leaf_area(slot) {
+            self.store_in_leaf_area(slot, entry, stats);
+            return;
+        }
         let words = self.entries.words();
         let first = &words[slot.first];
         let old = first.load(Relaxed);
@@ -1099,6 +1191,70 @@ impl TranspositionTable {
     }
 }
 
+/// The low bits of a near-leaf entry's second word: its payload.
+const LEAF_PAYLOAD_MASK: u64 = (1 << LEAF_PAYLOAD_BITS) - 1;
+
+/// The hash of a wide key that spreads the keys over the near-leaf buckets, of its low word and
+/// of the high word's bits from 9 up (which its entry keeps, so that the bucket gives back the
+/// high word's low bits): its top bits, which every bit of both reaches, are the ones taken
+/// (`>> (64 - log2 S')`).
+#[inline(always)]
+const fn leaf_mix(high: u64, low: u64) -> u64 {
+    let kept = (high >> LEAF_PAYLOAD_BITS).wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+    (low ^ kept).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
+impl TranspositionTable {
+    /// [`Self::store_entry`] in the near-leaf area, whose three entries are kept as TWOBIG keeps
+    /// two: the position's own entry is overwritten where it is; otherwise the new entry takes
+    /// the first place if its work is at least the first's (which moves to the second), else the
+    /// second, and the second moves to the third, whose entry is lost. The bucket's sequence
+    /// number is made odd for the writes and even again after; a bucket another thread is
+    /// writing is left alone and the entry dropped (a table may always lose an entry).
+    #[inline(always)]
+    fn store_in_leaf_area(&self, slot: Slot, entry: u64, stats: &mut TableStats) {
+        let bucket = &self.entries.words()[slot.first..slot.first + 8];
+        let sequence = bucket[0].load(Relaxed);
+        if sequence & 1 != 0
+            || bucket[0]
+                .compare_exchange(sequence, sequence + 1, Acquire, Relaxed)
+                .is_err()
+        {
+            stats.replacements += 1;
+            return;
+        }
+        let read = |i: usize| {
+            (
+                bucket[1 + 2 * i].load(Relaxed),
+                bucket[2 + 2 * i].load(Relaxed),
+            )
+        };
+        let write = |i: usize, (low, word): (u64, u64)| {
+            bucket[1 + 2 * i].store(low, Relaxed);
+            bucket[2 + 2 * i].store(word, Relaxed);
+        };
+        let new = (slot.low, entry);
+        let same = |(low, word): (u64, u64)| {
+            word != 0 && low == slot.low && word & !LEAF_PAYLOAD_MASK == slot.tag
+        };
+        let work_of = |(_, word): (u64, u64)| word & self.format.work_mask();
+        let entries = [read(0), read(1), read(2)];
+        if let Some(i) = entries.iter().position(|&e| same(e)) {
+            write(i, new);
+        } else {
+            stats.replacements += (entries[2].1 != 0) as u64;
+            write(2, entries[1]);
+            if work_of(new) >= work_of(entries[0]) {
+                write(1, entries[0]);
+                write(0, new);
+            } else {
+                write(1, new);
+            }
+        }
+        bucket[0].store(sequence + 2, Release);
+    }
+}
+
 /// `x mod s` by Barrett reduction, given `reciprocal = ⌊2^64 / s⌋`: the estimate
 /// `⌊x · reciprocal / 2^64⌋` lies in `(x/s - 1, x/s]`, so it is `⌊x/s⌋` or one less and one
 /// subtraction corrects it.
@@ -1119,6 +1275,8 @@ fn barrett_reduce(x: u64, s: u64, reciprocal: u64) -> u64 {
 pub struct Slot {
     first: usize,
     tag: u64,
+    /// A wide key's low 64 bits, which a near-leaf entry keeps in its first word (0 elsewhere).
+    low: u64,
 }
 
 #[cfg(test)]
@@ -1186,17 +1344,17 @@ mod tests {
         let per_bucket = t.replacement().entries_per_bucket();
         // The near-leaf area starts where the main area's buckets end, and ends the words.
         let main_words = t.buckets() as usize * per_bucket;
-        let leaf_words = t.leaf_buckets() as usize * per_bucket;
+        let leaf_words = t.leaf_buckets() as usize * 8;
         assert_eq!(t.entries.words().len(), main_words + leaf_words);
-        let in_leaf_area = t
-            .leaf_min_stones()
-            .is_some_and(|least| table_key_stones(key) >= least);
-        if in_leaf_area {
-            // The near-leaf area: the whole key's bucket mod S', its low k' bits stored.
-            let bucket = (key % t.leaf_buckets() as u128) as usize;
-            assert_eq!(slot.first, main_words + bucket * per_bucket);
-            let stored = key & ((1 << t.leaf_key_bits()) - 1);
-            assert_eq!(slot.tag >> t.format().payload_bits(), stored as u64);
+        if is_wide_key(key) {
+            // The near-leaf area: the bucket of the mix, its low word and its high word's bits
+            // from 9 up stored.
+            let (high, low) = ((key >> 64) as u64, key as u64);
+            let mix = leaf_mix(high, low) >> (64 - t.leaf_buckets().trailing_zeros());
+            let bucket = ((mix ^ high) % t.leaf_buckets()) as usize;
+            assert_eq!(slot.first, main_words + bucket * 8);
+            assert_eq!(slot.low, low);
+            assert_eq!(slot.tag, high >> LEAF_PAYLOAD_BITS << LEAF_PAYLOAD_BITS);
             return;
         }
         let (page, low) = (key >> 64, key as u64 as u128);
@@ -1251,7 +1409,8 @@ mod tests {
     /// The smallest main area beside a near-leaf area `times` the smallest (fewer key bits).
     fn with_leaf_area_of(replacement: Replacement, times: u64) -> TranspositionTable {
         let leaf = times * TranspositionTable::minimum_leaf_bytes(replacement, Format::Binary);
-        let bytes = TranspositionTable::minimum_bytes(replacement) + leaf;
+        let main = TranspositionTable::minimum_main_bytes(replacement, Format::Binary, 80);
+        let bytes = main + leaf;
         let leaf_area = LeafArea::Bytes(leaf);
         let config = TableConfig::new(bytes, KEY_WIDTH_3D)
             .replacement(replacement)
@@ -1261,94 +1420,188 @@ mod tests {
         t
     }
 
-    /// A key whose low word is `low` and page `page`.
-    fn key_of(page: u128, low: u64) -> u128 {
-        (page & 0xFFFF) << 64 | low as u128
+    /// A wide key: high word `high` (given bits above its low 16), low word `low`.
+    fn wide(high: u64, low: u64) -> u128 {
+        assert!(high >> 16 != 0);
+        (high as u128) << 64 | low as u128
+    }
+
+    /// The keys a near-leaf slot can stand for: the slot's low word, and high words of the
+    /// stored bits and any low 9 bits, whose slot is this one.
+    fn keys_of_leaf_slot(t: &TranspositionTable, slot: Slot) -> Vec<u128> {
+        (0..1u64 << LEAF_PAYLOAD_BITS)
+            .map(|j| ((slot.tag | j) as u128) << 64 | slot.low as u128)
+            .filter(|&key| t.slot(key) == slot)
+            .collect()
+    }
+
+    /// A wide key with high word `upper · 2^9 + j` and low word `low`, `j` chosen to put it in
+    /// `bucket` of a near-leaf area of the smallest size (`2^9` buckets).
+    fn key_in_bucket(t: &TranspositionTable, upper: u64, low: u64, bucket: u64) -> u128 {
+        assert_eq!(t.leaf_buckets(), LEAF_MIN_BUCKETS);
+        let high = upper << LEAF_PAYLOAD_BITS;
+        let mix = leaf_mix(high, low) >> (64 - LEAF_PAYLOAD_BITS);
+        let key = wide(high | ((mix ^ bucket) % LEAF_MIN_BUCKETS), low);
+        let main_words = t.buckets() as usize * t.replacement().entries_per_bucket();
+        assert_eq!(t.slot(key).first, main_words + bucket as usize * 8);
+        key
     }
 
     #[test]
-    fn the_near_leaf_area_is_exact_by_the_crt_over_the_whole_key() {
+    fn a_near_leaf_slot_stands_for_one_wide_key_alone() {
         let tables = [Replacement::TwoBig, Replacement::New, Replacement::Big]
             .into_iter()
             .flat_map(|replacement| [1, 3].map(|times| (replacement, times)));
         for (replacement, times) in tables {
             let t = with_leaf_area_of(replacement, times);
             let s = t.leaf_buckets();
-            assert!(is_prime(s));
-            assert_eq!(t.leaf_key_bits(), if times == 1 { 58 } else { 57 });
-            assert!((s as u128) << t.leaf_key_bits() >= 1u128 << 80);
-            assert!(t.leaf_key_bits() + Format::Binary.payload_bits() <= 64);
-            let per_bucket = replacement.entries_per_bucket();
-            let mut key: u128 = 0x3141_5926_5358_9793_2384;
+            assert!(s.is_power_of_two() && s >= LEAF_MIN_BUCKETS);
+            let mut key: u128 = 0x3141_5926_5358_9793_2384_6264_3383_2795;
             let (mut leaf, mut main) = (0, 0);
-            for _ in 0..200_000 {
-                key = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (key >> 29)) & ((1 << 80) - 1);
-                // Half the keys with layers 3 and "full" filled (64 stones by the markers), half
-                // with them empty (at most 32), so that both areas are met.
-                let upper = 0xFFFF_FFFF << 32;
-                let key = if key & 1 == 0 {
-                    key | upper
+            for i in 0..20_000 {
+                key = key.wrapping_mul(0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C835) ^ (key >> 61);
+                // Half the keys wide, half narrow (below 2^80), so that both areas are met.
+                let key = if i % 2 == 0 {
+                    key | 1 << 100
                 } else {
-                    key & !upper
+                    key & ((1 << 80) - 1)
                 };
-                let slot = t.slot(key);
-                if table_key_stones(key) >= LEAF_MIN_STONES {
+                check_slot(&t, key);
+                if is_wide_key(key) {
                     leaf += 1;
+                    if i % 20 == 0 {
+                        assert_eq!(keys_of_leaf_slot(&t, t.slot(key)), [key]);
+                    }
                 } else {
                     main += 1;
                 }
-                check_slot(&t, key);
-                assert!(slot.first + per_bucket <= t.entries.words().len());
             }
-            assert!(leaf > 50_000 && main > 50_000, "{leaf} / {main}");
+            assert_eq!((leaf, main), (10_000, 10_000));
+            for edge in [u128::MAX, 1 << 80, wide(1 << 16, 0), wide(!0, 0)] {
+                check_slot(&t, edge);
+                assert_eq!(keys_of_leaf_slot(&t, t.slot(edge)), [edge]);
+            }
         }
     }
 
     #[test]
     fn colliding_keys_never_hit_each_other_in_the_near_leaf_area() {
-        for replacement in [Replacement::TwoBig, Replacement::New, Replacement::Big] {
-            let t = small_with_leaf_area(replacement);
-            let s = t.leaf_buckets() as u128;
-            let k = t.leaf_key_bits();
-            // Upper layers full: 64 stones by the markers, so every key below is in the area
-            // (adding multiples of S' or of 2^k' keeps enough of layers 2 and 3).
-            let base = key_of(0x1234, 0xFFFF_FFFF_0000_0000 | 0x89AB_CDEF);
-            let same_bucket = (1..40).map(|j| (base + j * s) & ((1 << 80) - 1));
-            let same_tag = (1..40).map(|j| (base + (j << k)) & ((1 << 80) - 1));
-            let keys: Vec<u128> = same_bucket
-                .chain(same_tag)
-                .filter(|&key| table_key_stones(key) >= LEAF_MIN_STONES)
+        for format in [Format::Binary, Format::Bounds] {
+            let leaf = TranspositionTable::minimum_leaf_bytes(Replacement::TwoBig, format);
+            let main = TranspositionTable::minimum_main_bytes(Replacement::New, format, 80);
+            let config = TableConfig::new(main + leaf, KEY_WIDTH_3D)
+                .format(format)
+                .replacement(Replacement::New);
+            let t = TranspositionTable::new(&config).unwrap();
+            // One bucket: keys of one low word, keys of one high word, keys of neither.
+            let key = |upper: u64, low: u64| key_in_bucket(&t, upper, low, 99);
+            let keys: Vec<u128> = (1..40u64)
+                .flat_map(|j| {
+                    [
+                        key(0x1234_5678 + j, 77),
+                        key(0x1234, 77 + j),
+                        key(j << 40, j << 50),
+                    ]
+                })
                 .collect();
-            assert!(keys.len() >= 60, "{} keys in the area", keys.len());
+            let value = |i: usize| i.is_multiple_of(3);
+            let bound = |i: usize| Bound::Lower(i as i32 % 31);
             let mut stats = TableStats::default();
             for (i, &key) in keys.iter().enumerate() {
-                t.store(t.slot(key), i % 3 == 0, 1 << (i % 20), &mut stats);
+                match format {
+                    Format::Binary => t.store(t.slot(key), value(i), 1 << (i % 20), &mut stats),
+                    Format::Bounds => {
+                        t.store_bound(t.slot(key), bound(i), 1 << (i % 20), &mut stats)
+                    }
+                }
             }
             let mut found = 0;
             for (i, &key) in keys.iter().enumerate() {
-                if let Some(value) = t.probe(t.slot(key), &mut stats) {
-                    assert_eq!(value, i % 3 == 0, "{replacement}: key {key:#x}");
-                    found += 1;
-                }
+                let hit = match format {
+                    Format::Binary => t.probe(t.slot(key), &mut stats).map(|v| v == value(i)),
+                    Format::Bounds => t.probe_bound(t.slot(key)).map(|b| b == bound(i)),
+                };
+                assert_ne!(hit, Some(false), "{format:?}: key {key:#x}");
+                found += hit.is_some() as usize;
             }
-            assert!(found >= 2, "{replacement}: the last stores are kept");
-            // Unseen keys in a busy bucket, or with the stored bits of a stored key.
-            let strangers: Vec<u128> = (1000..1040)
-                .flat_map(|j| [base + j * s, base + (j << k)])
-                .map(|key| key & ((1 << 80) - 1))
-                .filter(|&key| table_key_stones(key) >= LEAF_MIN_STONES)
-                .collect();
-            assert!(strangers.len() >= 40);
+            // All in one bucket of three entries: the biggest and the newest stay.
+            assert!(found >= 2, "{format:?}: {found} of the keys kept");
+            // Unseen keys of the bucket, some sharing a word with a stored key.
+            let strangers =
+                (100..140u64).flat_map(|j| [key(0x1234_5678 + j, 77), key(0x1234, 77 + j)]);
             for stranger in strangers {
-                assert_eq!(t.probe(t.slot(stranger), &mut stats), None);
+                assert_eq!(t.find(t.slot(stranger)), None, "{format:?}: {stranger:#x}");
             }
         }
     }
 
     #[test]
+    fn a_near_leaf_bucket_keeps_its_biggest_and_its_newest_entries() {
+        let t = small_with_leaf_area(Replacement::TwoBig);
+        let key = |j: u64| key_in_bucket(&t, 0xFEDC_BA98_7654 + j, 77, 5); // one bucket
+        let found = |j: u64| t.probe(t.slot(key(j)), &mut TableStats::default());
+        let mut stats = TableStats::default();
+        t.store(t.slot(key(0)), true, 1 << 20, &mut stats);
+        for j in 1..10 {
+            t.store(t.slot(key(j)), j % 2 == 0, 2, &mut stats);
+        }
+        assert_eq!(found(0), Some(true), "the biggest subtree stays");
+        assert_eq!(
+            (found(8), found(9)),
+            (Some(true), Some(false)),
+            "the two newest"
+        );
+        assert_eq!(found(7), None);
+        // A position stored again is overwritten where it is, not copied.
+        t.store(t.slot(key(9)), true, 2, &mut stats);
+        assert_eq!(
+            (found(0), found(8), found(9)),
+            (Some(true), Some(true), Some(true))
+        );
+    }
+
+    #[test]
+    fn threads_racing_on_near_leaf_buckets_never_read_half_of_two_entries() {
+        // Keys of one bucket whose low and high words are independent, each stored with a
+        // value that is a function of the whole key: a read made of one entry's low word and
+        // another's high word would find a key whose value is the other function's.
+        let t = small_with_leaf_area(Replacement::TwoBig);
+        let key =
+            |a: u64, b: u64| key_in_bucket(&t, 0x20_0000_0000_0000 + a, b * 0x1_0000_0001 + 1, 7);
+        let value = |a: u64, b: u64| (a + b).is_multiple_of(2);
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let wrong = std::sync::atomic::AtomicU64::new(0);
+        std::thread::scope(|scope| {
+            for thread in 0..2u64 {
+                let (t, stop, wrong) = (&t, &stop, &wrong);
+                scope.spawn(move || {
+                    let mut stats = TableStats::default();
+                    let mut i = thread;
+                    while !stop.load(Relaxed) {
+                        let (a, b) = (i % 3, i / 3 % 3);
+                        t.store(t.slot(key(a, b)), value(a, b), 1 + i % 7, &mut stats);
+                        let (c, d) = (i / 5 % 3, i / 7 % 3);
+                        if t.probe(t.slot(key(c, d)), &mut stats) == Some(!value(c, d)) {
+                            wrong.fetch_add(1, Relaxed);
+                        }
+                        i += 2;
+                    }
+                });
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+            stop.store(true, Relaxed);
+        });
+        assert_eq!(wrong.load(Relaxed), 0);
+    }
+
+    #[test]
     fn near_leaf_areas_that_do_not_fit_are_refused() {
         let leaf = TranspositionTable::minimum_leaf_bytes(Replacement::TwoBig, Format::Binary);
-        let main = TranspositionTable::minimum_bytes(Replacement::TwoBig);
+        let main = TranspositionTable::minimum_main_bytes(Replacement::TwoBig, Format::Binary, 80);
+        assert_eq!(
+            TranspositionTable::minimum_bytes(Replacement::TwoBig),
+            main + leaf
+        );
         let make = |bytes: u64, leaf_area: LeafArea, key_width: u32| {
             TranspositionTable::new(&TableConfig::new(bytes, key_width).leaf_area(leaf_area))
         };
@@ -1360,22 +1613,30 @@ mod tests {
         }
         let narrow = make(1 << 26, LeafArea::Bytes(leaf), 49).unwrap_err();
         assert!(matches!(narrow, TableError::LeafAreaNeedsBoardKeys { .. }));
-        // Auto leaves narrow keys, the bounds format and small tables without the area.
+        // The 3-D game's keys need the area: off is refused, a table too small for both is.
+        let off = make(1 << 30, LeafArea::Off, KEY_WIDTH_3D).unwrap_err();
+        assert!(matches!(off, TableError::LeafAreaNeeded) && off.concerns_leaf_area());
+        assert!(off.to_string().contains("near-leaf area"), "{off}");
+        let error = make(main + leaf - 8, LeafArea::Auto, KEY_WIDTH_3D).unwrap_err();
+        assert!(matches!(error, TableError::TooSmall { minimum, .. } if minimum == main + leaf));
+        // Auto: none for narrow keys; for 3-D keys 64 MiB in a large table, else a sixteenth,
+        // in either format.
         assert_eq!(
             make(1 << 28, LeafArea::Auto, 49).unwrap().leaf_min_stones(),
             None
         );
-        assert_eq!(
-            make(main, LeafArea::Auto, KEY_WIDTH_3D)
-                .unwrap()
-                .leaf_min_stones(),
-            None
-        );
+        let smallest = make(main + leaf, LeafArea::Auto, KEY_WIDTH_3D).unwrap();
+        assert_eq!(smallest.leaf_min_stones(), Some(LEAF_MIN_STONES));
+        assert!(smallest.leaf_bytes() <= leaf);
+        let large = make(1 << 30, LeafArea::Auto, KEY_WIDTH_3D).unwrap();
+        assert!(large.leaf_bytes() <= LEAF_AREA_AUTO_BYTES);
+        assert!(large.leaf_bytes() > LEAF_AREA_AUTO_BYTES - 1024);
+        let medium = make(128 << 20, LeafArea::Auto, KEY_WIDTH_3D).unwrap();
+        assert!(medium.leaf_bytes() <= 8 << 20 && medium.leaf_bytes() > (8 << 20) - 1024);
         let bytes = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds);
-        assert!(bytes >= LEAF_AREA_AUTO_FROM);
         let config = TableConfig::new(bytes, KEY_WIDTH_3D).format(Format::Bounds);
         let bounds = TranspositionTable::new(&config.replacement(Replacement::New));
-        assert_eq!(bounds.unwrap().leaf_min_stones(), None);
+        assert_eq!(bounds.unwrap().leaf_min_stones(), Some(LEAF_MIN_STONES));
         for text in ["auto", "off", "67109104"] {
             assert_eq!(text.parse::<LeafArea>().unwrap().to_string(), text);
         }

@@ -1,7 +1,8 @@
 //! The fast solver against the plain reference solver (tests/plain), on hundreds of positions of
-//! 40–52 stones, with every replacement scheme, with and without the near-leaf area, with the
+//! 40–52 stones, with every replacement scheme, with near-leaf areas large and small, with the
 //! smallest tables shared by all positions (so that entries are replaced all the time), and on
-//! the 8 symmetric images of positions.
+//! the 8 symmetric images of positions; and the reference alone on the claim the wide keys rest
+//! on, that positions differing only in their dead stones have one value.
 
 mod plain;
 
@@ -103,11 +104,12 @@ fn fast_solver_agrees_with_plain_reference_for_every_scheme_and_a_tiny_table() {
         )
         .unwrap();
         check_scheme(positions, &tiny);
-        // The same large table without the near-leaf area, and the smallest main area beside
-        // the smallest near-leaf area (the test below puts both under heavy replacement).
+        // The same large table with the smallest near-leaf area, and the smallest main area
+        // beside the smallest near-leaf area (the test below puts both under heavy replacement).
+        let leaf = TranspositionTable::minimum_leaf_bytes(replacement, Format::Binary);
         check_scheme(
             positions,
-            &with_leaf_area(256 << 20, replacement, LeafArea::Off),
+            &with_leaf_area(256 << 20, replacement, LeafArea::Bytes(leaf)),
         );
         check_scheme(positions, &smallest_with_leaf_area(replacement));
     }
@@ -206,16 +208,88 @@ fn smallest_with_leaf_area(replacement: Replacement) -> TranspositionTable {
 }
 
 #[test]
-fn large_tables_have_a_near_leaf_area_by_default_and_small_ones_none() {
+fn every_table_of_the_3d_game_has_a_near_leaf_area() {
     let large = TranspositionTable::of_size(256 << 20, Replacement::TwoBig).unwrap();
     assert_eq!(large.leaf_min_stones(), Some(LEAF_MIN_STONES));
-    assert_eq!(
-        large.leaf_bytes(),
-        TranspositionTable::minimum_leaf_bytes(Replacement::TwoBig, Format::Binary)
-    );
+    assert!(large.leaf_bytes() <= score4_solver::table::LEAF_AREA_AUTO_BYTES);
     assert!(large.bytes() <= 256 << 20);
     let small = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
-    assert_eq!(small.leaf_min_stones(), None);
+    assert_eq!(small.leaf_min_stones(), Some(LEAF_MIN_STONES));
+    assert!(small.leaf_bytes() <= 8 << 20);
+    let off = TableConfig::new(256 << 20, KEY_WIDTH_3D).leaf_area(LeafArea::Off);
+    assert!(TranspositionTable::new(&off).is_err());
+}
+
+/// What the wide keys rest on, checked by the plain reference alone: a position and the position
+/// with the colours of a dead white stone and a dead black stone swapped, when the swap leaves
+/// the same stones dead (their wide keys agree), have one value, in win/draw/loss and in exact
+/// scores; and when the swap revives a stone, the wide keys differ. One merging swap per
+/// position, the first in cell order.
+#[test]
+fn positions_that_differ_only_in_dead_stones_have_one_value_by_the_reference() {
+    use score4_board::key::wide_key;
+    use score4_board::{BitBoard, Colour, Position};
+    let (mut merged, mut apart) = (0, 0);
+    let games =
+        (46..=50).flat_map(|stones| PositionGenerator::new(stones, 4_046 + stones as u64).take(40));
+    for game in games {
+        let position = game.position();
+        let dead = position.dead_stones().0;
+        let white = position.stones(Colour::White).0;
+        let black = position.stones(Colour::Black).0;
+        let key = wide_key(white, black, dead);
+        let cells = |set: u64| (0..64).map(|c| 1u64 << c).filter(move |bit| set & bit != 0);
+        let swaps = cells(dead & white).flat_map(|w| cells(dead & black).map(move |b| (w, b)));
+        let mut swapped_positions = swaps.map(|(w, b)| {
+            let swapped =
+                Position::from_stones(BitBoard((white ^ w) | b), BitBoard((black ^ b) | w));
+            swapped.expect("a swap keeps gravity and the stone counts")
+        });
+        let same_class = swapped_positions.find(|swapped| {
+            let (w, b) = (
+                swapped.stones(Colour::White).0,
+                swapped.stones(Colour::Black).0,
+            );
+            let same = wide_key(w, b, swapped.dead_stones().0) == key;
+            if !same {
+                // A revived stone: the swap made a line through it single-coloured.
+                assert_ne!(swapped.dead_stones().0, dead, "{game}");
+                apart += 1;
+            }
+            same
+        });
+        let Some(swapped) = same_class else {
+            continue;
+        };
+        let (s_white, s_black) = (
+            swapped.stones(Colour::White).0,
+            swapped.stones(Colour::Black).0,
+        );
+        assert!(
+            !swapped.has_four(Colour::White) && !swapped.has_four(Colour::Black),
+            "{game}: dead stones complete no line"
+        );
+        for exact in [false, true] {
+            let value = |w: u64, b: u64| {
+                let mut plain = PlainSolver::from_stones(w, b, exact);
+                if exact {
+                    plain.value() as i32
+                } else {
+                    plain.first_player_wins() as i32
+                }
+            };
+            assert_eq!(
+                value(white, black),
+                value(s_white, s_black),
+                "{game}: the swap of two dead stones changed the value (exact scores: {exact})"
+            );
+        }
+        merged += 1;
+    }
+    assert!(
+        merged >= 40 && apart >= 40,
+        "{merged} positions with a swap merged, {apart} apart"
+    );
 }
 
 /// The smallest table (2^22 buckets: an entry is one word, so it cannot be smaller and exact) is

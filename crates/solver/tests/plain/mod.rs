@@ -91,6 +91,35 @@ impl PlainSolver {
         Self::with_values(moves, true)
     }
 
+    /// A solver for the position with these stones (bit `16*z + 4*y + x`), which must obey
+    /// gravity and the stone counts and hold no four: for positions no move sequence is at hand
+    /// for (the stones are placed, not played).
+    #[allow(dead_code)] // not every test binary builds positions from stones
+    pub fn from_stones(white: u64, black: u64, exact: bool) -> PlainSolver {
+        let mut solver = Self::with_values(&[], exact);
+        for (colour, set) in [(1u8, white), (2, black)] {
+            for cell in (0..64).filter(|&cell| set >> cell & 1 != 0) {
+                solver.cells[cell] = colour;
+                solver.sets[colour as usize - 1] |= 1 << cell;
+                solver.heights[cell % 16] += 1;
+                solver.stones += 1;
+            }
+        }
+        for column in 0..16 {
+            let height = solver.heights[column];
+            assert!(
+                (0..height).all(|z| solver.cells[16 * z + column] != 0),
+                "stones float in column {column}"
+            );
+        }
+        let (w, b) = (white.count_ones(), black.count_ones());
+        assert!(
+            white & black == 0 && (w == b || w == b + 1),
+            "not a position"
+        );
+        solver
+    }
+
     fn with_values(moves: &[u8], exact: bool) -> PlainSolver {
         let all = lines();
         let lines_through = (0..64)
