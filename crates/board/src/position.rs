@@ -525,36 +525,39 @@ impl fmt::Display for Position {
 /// The dead stones (see [`Position::dead_stones`]) among `stones` (white's, black's), and the
 /// lone ones, on a single live line of their player: from the cells each player's live lines,
 /// the lines within the cells free of the other's stones, cover once and twice
-/// ([`cells_on_lines_within`]).
+/// ([`cells_on_lines_within`], both players at once).
 #[inline(always)]
 fn dead_and_lone_stones(stones: [u64; 2]) -> (u64, u64) {
-    let (mut dead, mut lone) = (0, 0);
-    for (own, other) in [(stones[0], stones[1]), (stones[1], stones[0])] {
-        let (once, twice) = cells_on_lines_within(!other);
-        dead |= own & !once;
-        lone |= own & once & !twice;
-    }
+    let (once, twice) = cells_on_lines_within([!stones[1], !stones[0]]);
+    let dead = stones[0] & !once[0] | stones[1] & !once[1];
+    let lone = stones[0] & once[0] & !twice[0] | stones[1] & once[1] & !twice[1];
     (dead, lone)
 }
 
-/// The cells of the lines of one direction lying wholly within `cells`: the lines of stride
-/// `D` (bit `16*z + 4*y + x`) that start at the cells of `starts`. A line starts at `s` exactly
-/// when `s`, `s + D`, `s + 2D` and `s + 3D` all lie in `cells`, and it covers those four (the
-/// start cells of one direction lie on none of its other lines, so the product by
-/// `1 + 2^D + 2^2D + 2^3D` spreads each start without carries).
+/// The cells of the lines of one direction lying wholly within `cells`, for two sets of cells
+/// side by side (two lanes, which the compiler keeps in one vector register): the lines of
+/// stride `D` (bit `16*z + 4*y + x`) that start at the cells of `starts`. A line starts at `s`
+/// exactly when `s`, `s + D`, `s + 2D` and `s + 3D` all lie in `cells`, and it covers those
+/// four (the start cells of one direction lie on none of its other lines, so spreading each
+/// start over its line by shifts sets no bit twice).
 #[inline(always)]
-const fn lines_within<const D: u32>(cells: u64, starts: u64) -> u64 {
-    let pairs = cells & cells >> D;
-    let spread = 1 | 1 << D | 1 << (2 * D) | 1 << (3 * D);
-    (pairs & pairs >> (2 * D) & starts).wrapping_mul(spread)
+fn lines_within<const D: u32>(cells: [u64; 2], starts: u64) -> [u64; 2] {
+    let mut covered = [0; 2];
+    for lane in 0..2 {
+        let pairs = cells[lane] & cells[lane] >> D;
+        let first = pairs & pairs >> (2 * D) & starts;
+        let halves = first | first << D;
+        covered[lane] = halves | halves << (2 * D);
+    }
+    covered
 }
 
-/// The cells of the lines lying wholly within `cells`, covered by at least one and by at least
-/// two of them, for all 76 lines at once, direction by direction ([`lines_within`]): rows in x,
-/// y and z; the diagonals of the layers and of the two upright planes; the four space diagonals
-/// (16 · 3 + 8 · 3 + 4 = 76 lines).
+/// The cells of the lines lying wholly within `cells` (two sets side by side), covered by at
+/// least one and by at least two of them, for all 76 lines at once, direction by direction
+/// ([`lines_within`]): rows in x, y and z; the diagonals of the layers and of the two upright
+/// planes; the four space diagonals (16 · 3 + 8 · 3 + 4 = 76 lines).
 #[inline(always)]
-fn cells_on_lines_within(cells: u64) -> (u64, u64) {
+fn cells_on_lines_within(cells: [u64; 2]) -> ([u64; 2], [u64; 2]) {
     let directions = [
         lines_within::<1>(cells, 0x1111_1111_1111_1111),
         lines_within::<4>(cells, 0x000F_000F_000F_000F),
@@ -570,10 +573,12 @@ fn cells_on_lines_within(cells: u64) -> (u64, u64) {
         lines_within::<13>(cells, 0x1000),
         lines_within::<11>(cells, 0x8000),
     ];
-    let (mut once, mut twice) = (0u64, 0u64);
+    let (mut once, mut twice) = ([0u64; 2], [0u64; 2]);
     for covered in directions {
-        twice |= once & covered;
-        once |= covered;
+        for lane in 0..2 {
+            twice[lane] |= once[lane] & covered[lane];
+            once[lane] |= covered[lane];
+        }
     }
     (once, twice)
 }
