@@ -191,10 +191,9 @@ pub struct SolveArgs {
     #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
     /// The table's near-leaf area, where positions of 44 stones or more are kept apart, keyed
-    /// with their dead stones merged, so that their probes stay in the caches: auto (64 MiB of
-    /// a table of at least 256 MiB, else a sixteenth of it), or a size taken out of the table's
-    /// (at least 32 KiB). The 3-D game's tables cannot be without it; off is for the classic
-    /// game's, which never have one.
+    /// with their dead stones merged: auto (half the table, less where the rest would be too
+    /// small), or a size taken out of the table's (at least 32 KiB). The 3-D game's tables
+    /// cannot be without it; off is for the classic game's, which never have one.
     #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
     leaf_area: LeafArea,
     /// Value the parallel solver assumes for tasks not yet solved: the report's virtual win
@@ -510,10 +509,9 @@ pub struct BenchArgs {
     #[arg(long, default_value = "twobig", value_parser = replacement_parser())]
     replacement: Replacement,
     /// The table's near-leaf area, where positions of 44 stones or more are kept apart, keyed
-    /// with their dead stones merged, so that their probes stay in the caches: auto (64 MiB of
-    /// a table of at least 256 MiB, else a sixteenth of it), or a size taken out of the table's
-    /// (at least 32 KiB). The 3-D game's tables cannot be without it; off is for the classic
-    /// game's, which never have one.
+    /// with their dead stones merged: auto (half the table, less where the rest would be too
+    /// small), or a size taken out of the table's (at least 32 KiB). The 3-D game's tables
+    /// cannot be without it; off is for the classic game's, which never have one.
     #[arg(long, default_value = "auto", value_parser = parse_leaf_area)]
     leaf_area: LeafArea,
     /// Run the sequential solver without the best-first driver over the top of the tree

@@ -193,21 +193,21 @@ pub const KEY_WIDTH_3D: u32 = 80;
 /// [`LEAF_MIN_STONES`] stones, which it keys by wide keys, their dead stones merged.
 ///
 /// Most probes and stores are of positions a few stones from the end, whose subtrees are
-/// small and whose transpositions are found soon after they are stored. Spread over a
-/// gigabyte, every such probe misses the caches and the address translation; kept in an area
-/// of 64 MiB they mostly hit both, and the area's turnover loses few entries the search would
-/// have come back to (docs/PERFORMANCE.md, "The table and the cutoff"). There, too, about half
-/// the stones are dead, and the wide keys that merge positions differing only in them need the
-/// area's two-word entries: a table of the 3-D game's keys must have the area. Its layout and
-/// why it is exact: the module documentation.
+/// small. There about half the stones are dead, and the wide keys that merge positions
+/// differing only in them need the area's two-word entries: a table of the 3-D game's keys
+/// must have the area. It first served locality (in 64 MiB such probes mostly hit the caches
+/// and the address translation); since it holds the merged keys, the largest trees gain more
+/// from its room than they lose to its misses, and by default it takes half the table
+/// (docs/PERFORMANCE.md, "The table and the cutoff"). Its layout and why it is exact: the
+/// module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LeafArea {
     /// No such area: only for tables of keys narrower than the 3-D game's (refused for 3-D
     /// keys, [`TableError::LeafAreaNeeded`]).
     Off,
-    /// For 3-D keys: [`LEAF_AREA_AUTO_BYTES`] in a table of at least [`LEAF_AREA_AUTO_FROM`]
-    /// bytes, else a sixteenth of the table (at least [`TranspositionTable::minimum_leaf_bytes`]);
-    /// for narrower keys none.
+    /// For 3-D keys: half of the table ([`LEAF_AREA_AUTO_PARTS`]), less where the main area
+    /// would fall below its smallest exact size (at least
+    /// [`TranspositionTable::minimum_leaf_bytes`]); for narrower keys none.
     Auto,
     /// An area of at most this many bytes (at least the smallest exact one), out of the
     /// table's size.
@@ -244,13 +244,12 @@ impl FromStr for LeafArea {
 /// and the cutoff").
 pub const LEAF_MIN_STONES: u32 = score4_board::key::WIDE_KEY_MIN_STONES;
 
-/// [`LeafArea::Auto`] gives a table of at least this many bytes an area of
-/// [`LEAF_AREA_AUTO_BYTES`].
-pub const LEAF_AREA_AUTO_FROM: u64 = 256 << 20;
-
-/// The near-leaf area [`LeafArea::Auto`] gives a table of at least [`LEAF_AREA_AUTO_FROM`]
-/// bytes.
-pub const LEAF_AREA_AUTO_BYTES: u64 = 64 << 20;
+/// [`LeafArea::Auto`] gives the near-leaf area one part in this many of a table of the 3-D
+/// game's keys (half of it; less where the main area would fall below its smallest exact
+/// size). Chosen on all of d24, whose largest trees need the area's entries most: a 1 GiB
+/// table with 64, 256 and 512 MiB of area took 1,841,756,206, 1,726,253,262 and 1,703,406,623
+/// nodes (docs/PERFORMANCE.md, "The table and the cutoff").
+pub const LEAF_AREA_AUTO_PARTS: u64 = 2;
 
 /// Bytes of a bucket of the near-leaf area: one cache line.
 const LEAF_BUCKET_BYTES: u64 = 64;
@@ -524,9 +523,9 @@ pub struct TableConfig {
     /// [`KEY_WIDTH_3D`] bits, the classic game's 49; shorter keys leave more key bits per
     /// bucket, so smaller tables stay exact.
     pub key_width: u32,
-    /// Default [`LeafArea::Auto`]: for 3-D keys [`LEAF_AREA_AUTO_BYTES`] of a table of at
-    /// least [`LEAF_AREA_AUTO_FROM`] bytes, else a sixteenth of the table (the area holds the
-    /// 3-D game's wide keys, so every such table needs one); none for narrower keys.
+    /// Default [`LeafArea::Auto`]: for 3-D keys half of the table ([`LEAF_AREA_AUTO_PARTS`];
+    /// the area holds the 3-D game's wide keys, so every such table needs one); none for
+    /// narrower keys.
     pub leaf_area: LeafArea,
 }
 
@@ -750,11 +749,7 @@ impl TranspositionTable {
             LeafArea::Off if board_keys => return Err(TableError::LeafAreaNeeded),
             LeafArea::Off => 0,
             LeafArea::Auto if board_keys => {
-                let wanted = if bytes >= LEAF_AREA_AUTO_FROM {
-                    LEAF_AREA_AUTO_BYTES
-                } else {
-                    bytes / 16
-                };
+                let wanted = bytes / LEAF_AREA_AUTO_PARTS;
                 let leaf_bytes = wanted
                     .min(bytes.saturating_sub(main_minimum))
                     .max(leaf_minimum);
@@ -1619,8 +1614,8 @@ mod tests {
         assert!(off.to_string().contains("near-leaf area"), "{off}");
         let error = make(main + leaf - 8, LeafArea::Auto, KEY_WIDTH_3D).unwrap_err();
         assert!(matches!(error, TableError::TooSmall { minimum, .. } if minimum == main + leaf));
-        // Auto: none for narrow keys; for 3-D keys 64 MiB in a large table, else a sixteenth,
-        // in either format.
+        // Auto: none for narrow keys; for 3-D keys half the table, less where the main area
+        // would fall below its smallest size, in either format.
         assert_eq!(
             make(1 << 28, LeafArea::Auto, 49).unwrap().leaf_min_stones(),
             None
@@ -1629,10 +1624,13 @@ mod tests {
         assert_eq!(smallest.leaf_min_stones(), Some(LEAF_MIN_STONES));
         assert!(smallest.leaf_bytes() <= leaf);
         let large = make(1 << 30, LeafArea::Auto, KEY_WIDTH_3D).unwrap();
-        assert!(large.leaf_bytes() <= LEAF_AREA_AUTO_BYTES);
-        assert!(large.leaf_bytes() > LEAF_AREA_AUTO_BYTES - 1024);
+        assert!(large.leaf_bytes() <= (1 << 30) / LEAF_AREA_AUTO_PARTS);
+        assert!(large.leaf_bytes() > (1 << 30) / LEAF_AREA_AUTO_PARTS - 1024);
+        // 128 MiB: half would leave the main area below its smallest size, so the area is the
+        // largest power of two of buckets that leaves it enough.
         let medium = make(128 << 20, LeafArea::Auto, KEY_WIDTH_3D).unwrap();
-        assert!(medium.leaf_bytes() <= 8 << 20 && medium.leaf_bytes() > (8 << 20) - 1024);
+        assert!(medium.leaf_bytes() <= (128 << 20) - main);
+        assert!(medium.leaf_bytes() > ((128 << 20) - main) / 2);
         let bytes = TranspositionTable::minimum_bytes_for(Replacement::New, Format::Bounds);
         let config = TableConfig::new(bytes, KEY_WIDTH_3D).format(Format::Bounds);
         let bounds = TranspositionTable::new(&config.replacement(Replacement::New));

@@ -211,11 +211,11 @@ fn smallest_with_leaf_area(replacement: Replacement) -> TranspositionTable {
 fn every_table_of_the_3d_game_has_a_near_leaf_area() {
     let large = TranspositionTable::of_size(256 << 20, Replacement::TwoBig).unwrap();
     assert_eq!(large.leaf_min_stones(), Some(LEAF_MIN_STONES));
-    assert!(large.leaf_bytes() <= score4_solver::table::LEAF_AREA_AUTO_BYTES);
+    assert!(large.leaf_bytes() <= (256 << 20) / score4_solver::table::LEAF_AREA_AUTO_PARTS);
     assert!(large.bytes() <= 256 << 20);
     let small = TranspositionTable::of_size(128 << 20, Replacement::TwoBig).unwrap();
     assert_eq!(small.leaf_min_stones(), Some(LEAF_MIN_STONES));
-    assert!(small.leaf_bytes() <= 8 << 20);
+    assert!(small.leaf_bytes() <= (128 << 20) / score4_solver::table::LEAF_AREA_AUTO_PARTS);
     let off = TableConfig::new(256 << 20, KEY_WIDTH_3D).leaf_area(LeafArea::Off);
     assert!(TranspositionTable::new(&off).is_err());
 }
