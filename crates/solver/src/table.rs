@@ -794,8 +794,10 @@ impl TranspositionTable {
         let key_bits = low_bits(key_width).saturating_sub(63 - block_buckets.leading_zeros());
         debug_assert!(key_bits + format.payload_bits() <= 64);
         let main_words = (blocks * block_buckets) as usize * replacement.entries_per_bucket();
-        // The near-leaf area: S' buckets of a cache line, S' a power of two, S' ≥ 2^9.
-        let leaf_buckets = match leaf_bytes / LEAF_BUCKET_BYTES {
+        // The near-leaf area: S' buckets of a cache line, S' a power of two, S' ≥ 2^9, at most
+        // 2^40 (a size beyond is only ever checked, never allocated: it leaves the table
+        // smaller than asked, which a size allows).
+        let leaf_buckets = match leaf_bytes.min(LEAF_BUCKET_BYTES << 40) / LEAF_BUCKET_BYTES {
             0 => 0,
             fitting => 1 << (63 - fitting.leading_zeros()),
         };
@@ -1628,6 +1630,12 @@ mod tests {
         assert!(large.leaf_bytes() > (1 << 30) / LEAF_AREA_AUTO_PARTS - 1024);
         // 128 MiB: half would leave the main area below its smallest size, so the area is the
         // largest power of two of buckets that leaves it enough.
+        // Sizes far beyond any machine are only checked (the smallest memory that works is
+        // found by halving from 2^50 bytes): they lay out without a panic.
+        for leaf_area in [LeafArea::Auto, LeafArea::Bytes(1 << 49)] {
+            let huge = TableConfig::new(1 << 50, KEY_WIDTH_3D).leaf_area(leaf_area);
+            assert!(TranspositionTable::layout(&huge).is_ok());
+        }
         let medium = make(128 << 20, LeafArea::Auto, KEY_WIDTH_3D).unwrap();
         assert!(medium.leaf_bytes() <= (128 << 20) - main);
         assert!(medium.leaf_bytes() > ((128 << 20) - main) / 2);
