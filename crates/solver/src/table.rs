@@ -195,9 +195,9 @@ pub const KEY_WIDTH_3D: u32 = 80;
 /// Most probes and stores are of positions a few stones from the end, whose subtrees are
 /// small. There about half the stones are dead, and the wide keys that merge positions
 /// differing only in them need the area's two-word entries: a table of the 3-D game's keys
-/// must have the area. It first served locality (in 64 MiB such probes mostly hit the caches
-/// and the address translation); since it holds the merged keys, the largest trees gain more
-/// from its room than they lose to its misses, and by default it takes half the table
+/// must have the area. Kept to 64 MiB, its probes would mostly hit the caches and the address
+/// translation; but as it holds the merged keys, the largest trees gain more from its room
+/// than they lose to its misses, so by default it takes half the table
 /// (docs/PERFORMANCE.md, "The table and the cutoff"). Its layout and why it is exact: the
 /// module documentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -802,10 +802,6 @@ impl TranspositionTable {
             fitting => 1 << (63 - fitting.leading_zeros()),
         };
         debug_assert!(leaf_buckets == 0 || leaf_buckets >= LEAF_MIN_BUCKETS);
-        assert!(
-            leaf_buckets <= 1 << 40,
-            "a near-leaf area of 64 TiB or more"
-        );
         // The area's buckets must each be one cache line: the main area ends on one.
         assert!(leaf_buckets == 0 || main_words.is_multiple_of(8));
         let words = main_words + (leaf_buckets * LEAF_BUCKET_BYTES / 8) as usize;
@@ -1628,14 +1624,14 @@ mod tests {
         let large = make(1 << 30, LeafArea::Auto, KEY_WIDTH_3D).unwrap();
         assert!(large.leaf_bytes() <= (1 << 30) / LEAF_AREA_AUTO_PARTS);
         assert!(large.leaf_bytes() > (1 << 30) / LEAF_AREA_AUTO_PARTS - 1024);
-        // 128 MiB: half would leave the main area below its smallest size, so the area is the
-        // largest power of two of buckets that leaves it enough.
         // Sizes far beyond any machine are only checked (the smallest memory that works is
         // found by halving from 2^50 bytes): they lay out without a panic.
         for leaf_area in [LeafArea::Auto, LeafArea::Bytes(1 << 49)] {
             let huge = TableConfig::new(1 << 50, KEY_WIDTH_3D).leaf_area(leaf_area);
             assert!(TranspositionTable::layout(&huge).is_ok());
         }
+        // 128 MiB: half would leave the main area below its smallest size, so the area is the
+        // largest power of two of buckets that leaves it enough.
         let medium = make(128 << 20, LeafArea::Auto, KEY_WIDTH_3D).unwrap();
         assert!(medium.leaf_bytes() <= (128 << 20) - main);
         assert!(medium.leaf_bytes() > ((128 << 20) - main) / 2);
