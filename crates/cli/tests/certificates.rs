@@ -332,6 +332,7 @@ fn the_published_tops_check_and_their_parts_search_as_claimed() {
         ("3", reply_3, 29, 12),
         ("2", vec![proofs.join("0FC3484B72.top.cert")], 15, 15),
         ("9", vec![proofs.join("0FC3484B79.top.cert")], 30, 30),
+        ("E", vec![proofs.join("0FC3484B7E.top.cert")], 29, 29),
     ];
     for (reply, files, parts, searched_parts) in sets {
         let part_files = files.len() - 1;
