@@ -316,11 +316,11 @@ fn parts_no_file_proves_are_searched_with_search_parts_and_a_false_one_is_caught
     );
 }
 
-/// The published proofs of replies A, B, 3, 2, 9, E and 5 of the report's position
+/// The published proofs of replies A, B, 3, 2, 9, E, 5 and F of the report's position
 /// (proofs/README.md): each top is valid alone for both checkers (each rejects it only for the
 /// parts no file proves; the part certificates of reply 3 are valid), and the parts no file
-/// proves, searched as far as ten seconds each allow, are what the tops claim. The whole check, without the time limit,
-/// is the command proofs/README.md gives.
+/// proves, searched as far as ten seconds each allow, are what the tops claim. The whole check,
+/// without the time limit, is the command proofs/README.md gives.
 #[test]
 fn the_published_tops_check_and_their_parts_search_as_claimed() {
     let proofs = repository().join("proofs");
@@ -334,6 +334,7 @@ fn the_published_tops_check_and_their_parts_search_as_claimed() {
         ("9", vec![proofs.join("0FC3484B79.top.cert")], 30, 30),
         ("E", vec![proofs.join("0FC3484B7E.top.cert")], 29, 29),
         ("5", vec![proofs.join("0FC3484B75.top.cert")], 28, 28),
+        ("F", vec![proofs.join("0FC3484B7F.top.cert")], 29, 29),
     ];
     for (reply, files, parts, searched_parts) in sets {
         let part_files = files.len() - 1;
