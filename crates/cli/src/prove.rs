@@ -278,17 +278,19 @@ fn show_progress(mode: ProgressMode, moves: &str, progress: &ProveProgress) {
                 "open": progress.open,
                 "running": progress.running,
                 "committed": progress.committed,
+                "transposed": progress.transposed,
                 "moves": root_moves,
             })
         ),
         _ => eprintln!(
-            "progress: {moves}: {}, {:.1} M nodes, tree {} nodes ({} open, {} running), {} \
-             committed, moves {}",
+            "progress: {moves}: {}, {:.1} M nodes, tree {} nodes ({} open, {} running, {} \
+             transposed), {} committed, moves {}",
             elapsed_text(progress.elapsed),
             progress.nodes as f64 / 1e6,
             progress.tree_nodes,
             progress.open,
             progress.running,
+            progress.transposed,
             progress.committed,
             if root_moves.is_empty() {
                 "not split yet"

@@ -53,6 +53,9 @@ pub struct ProveProgress {
     pub running: usize,
     /// Positions committed to the store by this run.
     pub committed: u64,
+    /// Open positions split without a search because another order of moves had reached
+    /// and split them in this question's tree (the tree is not merged where moves transpose).
+    pub transposed: usize,
     /// The root's moves (column characters) and what is known of each: `Some(true)` the first
     /// player wins after it, `Some(false)` not, `None` open. Empty until the root is split.
     pub root_moves: Vec<(char, Option<bool>)>,
@@ -363,6 +366,7 @@ fn progress_of<G: Game>(state: &Shared<G>, started: Instant, committed: u64) -> 
         open,
         running: state.running,
         committed,
+        transposed: state.tree.transposed(),
         root_moves: state
             .tree
             .root_moves()

@@ -71,6 +71,9 @@ pub(crate) struct Tree<G> {
     known: HashMap<u128, Bounds>,
     /// Records for the next commit.
     pub(crate) pending: Vec<Record>,
+    /// Open nodes split without a search because another order of moves had reached their
+    /// position and split it in this run (`Tree::pick`).
+    transposed: usize,
 }
 
 /// The key the store files `position` under: its table key (a key names the position or a
@@ -95,6 +98,7 @@ impl<G: Game> Tree<G> {
             threshold,
             known,
             pending: Vec::new(),
+            transposed: 0,
         };
         tree.add(root, moves, None);
         tree
@@ -132,6 +136,19 @@ impl<G: Game> Tree<G> {
     pub(crate) fn counts(&self) -> (usize, usize) {
         let open = self.nodes.iter().filter(|n| n.state == State::Open).count();
         (self.nodes.len(), open)
+    }
+
+    /// Open nodes split without a search so far because their position, reached by another
+    /// order of moves, had been split in this run.
+    pub(crate) fn transposed(&self) -> usize {
+        self.transposed
+    }
+
+    /// Whether a worker searches `key`'s position now, at any node.
+    fn searched_elsewhere(&self, key: u128) -> bool {
+        self.nodes
+            .iter()
+            .any(|node| node.key == key && node.worker.is_some())
     }
 
     /// Adds a node, settled at once if the store decides it.
@@ -175,6 +192,10 @@ impl<G: Game> Tree<G> {
     /// The next job: the first open node, in the order of the moves, that nobody searches.
     /// Nodes split before are split again on the way, and nodes whose key another node has
     /// settled since are settled (which may cancel running jobs: the workers returned).
+    /// The tree is not merged where move orders transpose (the same position at two nodes):
+    /// a node whose position another node has split since is split at once, and one whose
+    /// position a worker searches at another node is left to that search, so that one
+    /// position is searched once however many nodes reach it.
     /// With [`JobOrder::ProofNumbers`], the children of each node are tried by their numbers
     /// instead of in move order.
     pub(crate) fn pick(&mut self, cancel: &mut Vec<usize>) -> Option<usize> {
@@ -251,10 +272,8 @@ impl<G: Game> Tree<G> {
             State::Open => {
                 let node = &self.nodes[id];
                 let white = node.position.white_to_move();
-                let decided = self
-                    .known
-                    .get(&node.key)
-                    .and_then(|&bounds| reaches(bounds, white, self.threshold));
+                let known = self.known.get(&node.key).copied();
+                let decided = known.and_then(|bounds| reaches(bounds, white, self.threshold));
                 if let Some(wins) = decided {
                     self.settle(id, wins, cancel);
                     return None;
@@ -262,9 +281,18 @@ impl<G: Game> Tree<G> {
                 if node.worker.is_some() {
                     return None;
                 }
-                if node.split_before {
+                // Split since this node was added: at another node of the same position.
+                let split_elsewhere = !node.split_before && known.is_some_and(Bounds::is_unknown);
+                if node.split_before || split_elsewhere {
+                    if split_elsewhere {
+                        self.transposed += 1;
+                        self.nodes[id].split_before = true;
+                    }
                     self.split(id, 0, 0.0, cancel);
                     return self.pick_below(id, numbers, cancel);
+                }
+                if self.searched_elsewhere(node.key) {
+                    return None;
                 }
                 Some(id)
             }
@@ -449,10 +477,17 @@ mod tests {
             match order {
                 // Depth first: one of O's replies below the first move.
                 JobOrder::Moves => assert_eq!(tree.node(next).moves.len(), 4),
-                // The first move needs 16 proofs now, a sibling one.
+                // The first move needs 16 proofs now, a sibling one: the job is a sibling,
+                // or below the sibling that is the first move's mirror image (one key, so
+                // split at once like the first).
                 JobOrder::ProofNumbers => {
-                    assert_eq!(tree.node(next).moves.len(), 3);
-                    assert_ne!(next, first);
+                    let moves = &tree.node(next).moves;
+                    assert!(!moves.starts_with(&tree.node(first).moves), "{moves}");
+                    let sibling = node_at(&tree, &moves[..3]);
+                    assert!(
+                        moves.len() == 3 || tree.node(sibling).key == tree.node(first).key,
+                        "{moves}"
+                    );
                 }
             }
         }
@@ -472,5 +507,46 @@ mod tests {
         tree.settle_searched(second, true, 10, 0.1, &mut Vec::new());
         assert_eq!(tree.value(), Some(true));
         assert_eq!(tree.proof_numbers()[0], (0, INFINITE));
+    }
+
+    /// The node reached by `moves`, following the tree from the root.
+    fn node_at(tree: &Tree<score4_board::Position>, moves: &str) -> usize {
+        (0..tree.nodes.len())
+            .find(|&id| tree.node(id).moves == moves)
+            .unwrap_or_else(|| panic!("no node {moves}"))
+    }
+
+    #[test]
+    fn a_position_reached_by_two_orders_is_searched_once() {
+        let mut tree = tree(JobOrder::ProofNumbers);
+        split(&mut tree, 0);
+        for line in ["0F4", "0F45", "0F6", "0F65"] {
+            let id = node_at(&tree, line);
+            split(&mut tree, id);
+        }
+        // X 4, O 5, X 6 and X 6, O 5, X 4: one position at two nodes.
+        let (first, second) = (node_at(&tree, "0F456"), node_at(&tree, "0F654"));
+        assert_eq!(tree.node(first).key, tree.node(second).key);
+        let mut cancel = Vec::new();
+        assert_eq!(tree.pick_below(second, &[], &mut cancel), Some(second));
+        // Searched at one node, it is not a job at the other.
+        tree.node_mut(first).worker = Some((0, std::time::Instant::now()));
+        assert_eq!(tree.pick_below(second, &[], &mut cancel), None);
+        // Split at one node after its search ran out of time, it is split at the other at
+        // once, without a search and without a second record.
+        tree.node_mut(first).worker = None;
+        split(&mut tree, first);
+        let records = tree.pending.len();
+        let job = tree.pick_below(second, &[], &mut cancel).unwrap();
+        assert_eq!(tree.node(second).state, State::Split);
+        assert_eq!(tree.node(job).moves.len(), "0F6540".len());
+        assert_eq!(tree.transposed(), 1);
+        assert_eq!(tree.pending.len(), records);
+        // Settled at one node, it is settled at the other when the other is reached.
+        let (a, b) = (node_at(&tree, "0F4560"), node_at(&tree, "0F6540"));
+        tree.settle_searched(a, true, 10, 0.1, &mut cancel);
+        assert_eq!(tree.pick_below(b, &[], &mut cancel), None);
+        assert_eq!(tree.node(b).state, State::Settled(true));
+        assert!(cancel.is_empty());
     }
 }
