@@ -33,8 +33,8 @@ pub(crate) struct Node<G> {
     pub(crate) worker: Option<(usize, std::time::Instant)>,
     /// An idle worker asked for the node to be split before its checkpoint.
     pub(crate) split_requested: bool,
-    /// Split by an earlier run (its row in the store decides nothing): split again at once,
-    /// without searching it.
+    /// Its position was split before, by an earlier run (its row in the store decides nothing)
+    /// or at another node of this run: split again at once, without searching it.
     split_before: bool,
 }
 
@@ -509,7 +509,7 @@ mod tests {
         assert_eq!(tree.proof_numbers()[0], (0, INFINITE));
     }
 
-    /// The node reached by `moves`, following the tree from the root.
+    /// The node whose moves from the empty board are `moves`.
     fn node_at(tree: &Tree<score4_board::Position>, moves: &str) -> usize {
         (0..tree.nodes.len())
             .find(|&id| tree.node(id).moves == moves)
@@ -539,7 +539,8 @@ mod tests {
         let records = tree.pending.len();
         let job = tree.pick_below(second, &[], &mut cancel).unwrap();
         assert_eq!(tree.node(second).state, State::Split);
-        assert_eq!(tree.node(job).moves.len(), "0F6540".len());
+        assert_eq!(tree.node(job).moves.len(), "0F654".len() + 1);
+        assert!(tree.node(job).moves.starts_with("0F654"));
         assert_eq!(tree.transposed(), 1);
         assert_eq!(tree.pending.len(), records);
         // Settled at one node, it is settled at the other when the other is reached.
