@@ -53,8 +53,8 @@ pub struct ProveProgress {
     pub running: usize,
     /// Positions committed to the store by this run.
     pub committed: u64,
-    /// Open positions split without a search because another order of moves had reached
-    /// and split them in this question's tree (the tree is not merged where moves transpose).
+    /// Moves of split nodes that reached a position already in this question's graph of jobs
+    /// (another order of moves, or a mirror image): linked to its node, not added again.
     pub transposed: usize,
     /// The root's moves (column characters) and what is known of each: `Some(true)` the first
     /// player wins after it, `Some(false)` not, `None` open. Empty until the root is split.

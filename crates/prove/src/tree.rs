@@ -1,9 +1,11 @@
-//! [`Tree`]: the jobs of a proof, an AND/OR tree over one question, "does the first player's
+//! [`Tree`]: the jobs of a proof, an AND/OR graph over one question, "does the first player's
 //! score reach the threshold?" (threshold 1: does the first player win?). A node is a
-//! position; it is open (a job to search), split (its value is its children's), or settled.
-//! White's nodes reach the threshold with one child that does, black's only if all do.
+//! position — one node per store key, so a position that two orders of moves reach, or a
+//! position and its mirror image, is one node with two parents; it is open (a job to search),
+//! split (its value is its children's), or settled. White's nodes reach the threshold with one
+//! child that does, black's only if all do.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use score4_game::{Cell, Game};
 use score4_store::{Bounds, Record};
@@ -21,20 +23,25 @@ pub(crate) enum State {
     Settled(bool),
 }
 
-/// One position of the tree.
+/// One position of the graph (the first of its images that the proof reached).
 pub(crate) struct Node<G> {
     pub(crate) position: G,
     pub(crate) key: u128,
+    /// The moves of the first line of the proof that reached it.
     pub(crate) moves: String,
-    parent: Option<usize>,
-    children: Vec<usize>,
+    /// The nodes with a move to it (none for the root), each once.
+    parents: Vec<usize>,
+    /// One per legal move of `position` that neither makes four nor fills the board's last
+    /// cell alone: the node it reaches, and the move's column character. Two moves may reach
+    /// one node (mirror images).
+    children: Vec<(usize, char)>,
     pub(crate) state: State,
     /// The worker searching it now, and since when.
     pub(crate) worker: Option<(usize, std::time::Instant)>,
     /// An idle worker asked for the node to be split before its checkpoint.
     pub(crate) split_requested: bool,
-    /// Its position was split before, by an earlier run (its row in the store decides nothing)
-    /// or at another node of this run: split again at once, without searching it.
+    /// Its position was split before, by an earlier run (its row in the store decides
+    /// nothing): split again at once, without searching it.
     split_before: bool,
 }
 
@@ -60,9 +67,11 @@ pub enum JobOrder {
 /// Proof and disproof numbers saturate here (a settled node's "infinite" one).
 const INFINITE: u64 = u64::MAX / 4;
 
-/// The tree, what the store knew, and the records settled since the last commit.
+/// The graph, what the store knew, and the records settled since the last commit.
 pub(crate) struct Tree<G> {
     nodes: Vec<Node<G>>,
+    /// Each node by its key.
+    by_key: HashMap<u128, usize>,
     /// How the next job is chosen.
     order: JobOrder,
     /// The question's threshold on the first player's score.
@@ -71,8 +80,8 @@ pub(crate) struct Tree<G> {
     known: HashMap<u128, Bounds>,
     /// Records for the next commit.
     pub(crate) pending: Vec<Record>,
-    /// Open nodes split without a search because another order of moves had reached their
-    /// position and split it in this run (`Tree::pick`).
+    /// Moves of split nodes that reached a node already in the graph (another order of moves
+    /// to its position, or its mirror image): linked to it instead of added.
     transposed: usize,
 }
 
@@ -94,13 +103,14 @@ impl<G: Game> Tree<G> {
     ) -> Tree<G> {
         let mut tree = Tree {
             nodes: Vec::new(),
+            by_key: HashMap::new(),
             order,
             threshold,
             known,
             pending: Vec::new(),
             transposed: 0,
         };
-        tree.add(root, moves, None);
+        tree.add(root, moves);
         tree
     }
 
@@ -125,10 +135,7 @@ impl<G: Game> Tree<G> {
         self.nodes[0]
             .children
             .iter()
-            .map(|&child| {
-                let moves = &self.nodes[child].moves;
-                (moves.chars().last().unwrap_or('?'), self.nodes[child].state)
-            })
+            .map(|&(child, column)| (column, self.nodes[child].state))
             .collect()
     }
 
@@ -138,22 +145,15 @@ impl<G: Game> Tree<G> {
         (self.nodes.len(), open)
     }
 
-    /// Open nodes split without a search so far because their position, reached by another
-    /// order of moves, had been split in this run.
+    /// Moves of split nodes so far that reached a position already in the graph.
     pub(crate) fn transposed(&self) -> usize {
         self.transposed
     }
 
-    /// Whether a worker searches `key`'s position now, at any node.
-    fn searched_elsewhere(&self, key: u128) -> bool {
-        self.nodes
-            .iter()
-            .any(|node| node.key == key && node.worker.is_some())
-    }
-
-    /// Adds a node, settled at once if the store decides it.
-    fn add(&mut self, position: G, moves: String, parent: Option<usize>) -> usize {
+    /// Adds a node for a position not in the graph, settled at once if the store decides it.
+    fn add(&mut self, position: G, moves: String) -> usize {
         let key = store_key(&position);
+        debug_assert!(!self.by_key.contains_key(&key));
         let known = self.known.get(&key).copied();
         let white = position.white_to_move();
         let state = match known.and_then(|bounds| reaches(bounds, white, self.threshold)) {
@@ -164,7 +164,7 @@ impl<G: Game> Tree<G> {
             position,
             key,
             moves,
-            parent,
+            parents: Vec::new(),
             children: Vec::new(),
             state,
             worker: None,
@@ -173,29 +173,35 @@ impl<G: Game> Tree<G> {
             // (the other threshold of a wdl proof) is no sign that this one needs a split.
             split_before: known.is_some_and(Bounds::is_unknown),
         });
-        self.nodes.len() - 1
+        let id = self.nodes.len() - 1;
+        self.by_key.insert(key, id);
+        id
     }
 
-    /// Whether the node's value is still wanted: neither it nor an ancestor is settled.
-    pub(crate) fn is_needed(&self, mut id: usize) -> bool {
-        loop {
-            if matches!(self.nodes[id].state, State::Settled(_)) {
-                return false;
-            }
-            match self.nodes[id].parent {
-                Some(parent) => id = parent,
-                None => return true,
-            }
+    /// Whether the node's value is still wanted: it is not settled, and it is the root or a
+    /// parent's value is still wanted (some line from the root to it crosses no settled node).
+    pub(crate) fn is_needed(&self, id: usize) -> bool {
+        let mut seen = HashSet::new();
+        self.is_needed_from(id, &mut seen)
+    }
+
+    /// [`Self::is_needed`], skipping the nodes of `seen` (already found not needed).
+    fn is_needed_from(&self, id: usize, seen: &mut HashSet<usize>) -> bool {
+        let node = &self.nodes[id];
+        if matches!(node.state, State::Settled(_)) || !seen.insert(id) {
+            return false;
         }
+        node.parents.is_empty()
+            || node
+                .parents
+                .iter()
+                .any(|&parent| self.is_needed_from(parent, seen))
     }
 
     /// The next job: the first open node, in the order of the moves, that nobody searches.
-    /// Nodes split before are split again on the way, and nodes whose key another node has
-    /// settled since are settled (which may cancel running jobs: the workers returned).
-    /// The tree is not merged where move orders transpose (the same position at two nodes):
-    /// a node whose position another node has split since is split at once, and one whose
-    /// position a worker searches at another node is left to that search, so that one
-    /// position is searched once however many nodes reach it.
+    /// Nodes split before are split again on the way, and an open node whose key is known
+    /// settled is settled (which may cancel running jobs: the workers returned). A node below
+    /// several parents is one job, whichever line reaches it first.
     /// With [`JobOrder::ProofNumbers`], the children of each node are tried by their numbers
     /// instead of in move order.
     pub(crate) fn pick(&mut self, cancel: &mut Vec<usize>) -> Option<usize> {
@@ -203,22 +209,26 @@ impl<G: Game> Tree<G> {
             JobOrder::Moves => Vec::new(),
             JobOrder::ProofNumbers => self.proof_numbers(),
         };
-        self.pick_below(0, &numbers, cancel)
+        self.pick_below(0, &numbers, cancel, &mut HashSet::new())
     }
 
     /// Each node's (proof, disproof) numbers, by id, for the question "does the first player
-    /// reach the threshold?". A child always has a larger id than its parent, so one pass
-    /// from the last node up computes every node after its children.
+    /// reach the threshold?". A child has one stone more than its parent, so one pass over
+    /// the nodes from the most stones to the fewest computes every node after its children.
+    /// A node below several parents counts in each (as in proof-number search over a graph);
+    /// a child two moves reach counts once.
     fn proof_numbers(&self) -> Vec<(u64, u64)> {
         let mut numbers = vec![(1, 1); self.nodes.len()];
-        for id in (0..self.nodes.len()).rev() {
+        let mut ids: Vec<usize> = (0..self.nodes.len()).collect();
+        ids.sort_by_key(|&id| std::cmp::Reverse(self.nodes[id].position.stone_count()));
+        for id in ids {
             let node = &self.nodes[id];
             numbers[id] = match node.state {
                 State::Settled(true) => (0, INFINITE),
                 State::Settled(false) => (INFINITE, 0),
                 State::Open => (1, 1),
                 State::Split => {
-                    let children = node.children.iter().map(|&child| numbers[child]);
+                    let children = distinct(&node.children).map(|child| numbers[child]);
                     let (least_proof, least_disproof) = children
                         .clone()
                         .fold((INFINITE, INFINITE), |(p, d), (cp, cd)| {
@@ -239,16 +249,22 @@ impl<G: Game> Tree<G> {
         numbers
     }
 
+    /// [`Self::pick`] below `id`, skipping the nodes of `seen` (already looked below in
+    /// this pick, through another parent).
     fn pick_below(
         &mut self,
         id: usize,
         numbers: &[(u64, u64)],
         cancel: &mut Vec<usize>,
+        seen: &mut HashSet<usize>,
     ) -> Option<usize> {
+        if !seen.insert(id) {
+            return None;
+        }
         match self.nodes[id].state {
             State::Settled(_) => None,
             State::Split => {
-                let mut children = self.nodes[id].children.clone();
+                let mut children: Vec<usize> = distinct(&self.nodes[id].children).collect();
                 if !numbers.is_empty() {
                     // The most proving first: a stable sort keeps move order among equals.
                     // Nodes added below since the numbers were computed count as open.
@@ -263,7 +279,7 @@ impl<G: Game> Tree<G> {
                     if !self.is_needed(id) {
                         return None;
                     }
-                    if let Some(job) = self.pick_below(child, numbers, cancel) {
+                    if let Some(job) = self.pick_below(child, numbers, cancel, seen) {
                         return Some(job);
                     }
                 }
@@ -281,18 +297,10 @@ impl<G: Game> Tree<G> {
                 if node.worker.is_some() {
                     return None;
                 }
-                // Split since this node was added: at another node of the same position.
-                let split_elsewhere = !node.split_before && known.is_some_and(Bounds::is_unknown);
-                if node.split_before || split_elsewhere {
-                    if split_elsewhere {
-                        self.transposed += 1;
-                        self.nodes[id].split_before = true;
-                    }
+                if node.split_before {
                     self.split(id, 0, 0.0, cancel);
-                    return self.pick_below(id, numbers, cancel);
-                }
-                if self.searched_elsewhere(node.key) {
-                    return None;
+                    seen.remove(&id);
+                    return self.pick_below(id, numbers, cancel, seen);
                 }
                 Some(id)
             }
@@ -351,7 +359,7 @@ impl<G: Game> Tree<G> {
     }
 
     /// Settles the node and what that settles above it; the workers of jobs no longer needed
-    /// go into `cancel`.
+    /// (below no unsettled line from the root) go into `cancel`.
     fn settle(&mut self, id: usize, wins: bool, cancel: &mut Vec<usize>) {
         if matches!(self.nodes[id].state, State::Settled(_)) {
             return;
@@ -361,19 +369,26 @@ impl<G: Game> Tree<G> {
             self.record(id, Some(wins), 0, 0.0);
         }
         self.nodes[id].state = State::Settled(wins);
-        self.cancel_below(id, cancel);
-        if let Some(parent) = self.nodes[id].parent {
+        self.cancel_below(id, cancel, &mut HashSet::new());
+        for parent in self.nodes[id].parents.clone() {
             self.reconsider(parent, cancel);
         }
     }
 
-    /// Adds the workers searching below `id` to `cancel`.
-    fn cancel_below(&self, id: usize, cancel: &mut Vec<usize>) {
-        if let Some((worker, _)) = self.nodes[id].worker {
-            cancel.push(worker);
+    /// Adds to `cancel` the workers searching at or below `id` whose jobs are no longer
+    /// needed (a job below another parent that is still open goes on), skipping the nodes of
+    /// `seen`.
+    fn cancel_below(&self, id: usize, cancel: &mut Vec<usize>, seen: &mut HashSet<usize>) {
+        if !seen.insert(id) {
+            return;
         }
-        for &child in &self.nodes[id].children {
-            self.cancel_below(child, cancel);
+        if let Some((worker, _)) = self.nodes[id].worker {
+            if !self.is_needed(id) {
+                cancel.push(worker);
+            }
+        }
+        for &(child, _) in &self.nodes[id].children {
+            self.cancel_below(child, cancel, seen);
         }
     }
 
@@ -386,7 +401,7 @@ impl<G: Game> Tree<G> {
         let values: Vec<State> = self.nodes[id]
             .children
             .iter()
-            .map(|&child| self.nodes[child].state)
+            .map(|&(child, _)| self.nodes[child].state)
             .collect();
         // White wins with one winning move; black holds with one move where white does not win.
         let decisive = State::Settled(white);
@@ -399,8 +414,9 @@ impl<G: Game> Tree<G> {
 
     /// Splits an open node into its children after a search of `nodes` in `seconds` that did
     /// not settle it: a move that makes four settles it at once (by the score of that win), a
-    /// move that fills the board is a draw (score 0), the others become open nodes (or settled
-    /// ones, if the store knows them).
+    /// move that fills the board is a draw (score 0), the others reach the graph's node of
+    /// their position, added as an open node (or a settled one, if the store knows it) when
+    /// the graph has none.
     pub(crate) fn split(&mut self, id: usize, nodes: u64, seconds: f64, cancel: &mut Vec<usize>) {
         if nodes > 0 || !self.nodes[id].split_before {
             self.record(id, None, nodes, seconds);
@@ -431,18 +447,39 @@ impl<G: Game> Tree<G> {
         }
         for cell in cells {
             let child = position.after(cell);
-            let column = G::column_of(cell);
-            let moves = format!("{}{}", self.nodes[id].moves, G::column_char(column));
-            let full = child.is_full();
-            let child_id = self.add(child, moves, Some(id));
-            self.nodes[id].children.push(child_id);
-            if full {
-                self.nodes[child_id].state = State::Settled(0 >= self.threshold);
-                // a draw
+            let column = G::column_char(G::column_of(cell));
+            let child_id = match self.by_key.get(&store_key(&child)) {
+                Some(&existing) => {
+                    self.transposed += 1;
+                    existing
+                }
+                None => {
+                    let moves = format!("{}{}", self.nodes[id].moves, column);
+                    let full = child.is_full();
+                    let child_id = self.add(child, moves);
+                    if full {
+                        self.nodes[child_id].state = State::Settled(0 >= self.threshold);
+                        // a draw
+                    }
+                    child_id
+                }
+            };
+            self.nodes[id].children.push((child_id, column));
+            if !self.nodes[child_id].parents.contains(&id) {
+                self.nodes[child_id].parents.push(id);
             }
         }
         self.reconsider(id, cancel);
     }
+}
+
+/// The nodes of `children`, each once (two moves may reach one node), in move order.
+fn distinct(children: &[(usize, char)]) -> impl Iterator<Item = usize> + Clone + '_ {
+    children
+        .iter()
+        .enumerate()
+        .filter(|&(i, &(child, _))| children[..i].iter().all(|&(other, _)| other != child))
+        .map(|(_, &(child, _))| child)
 }
 
 #[cfg(test)]
@@ -450,10 +487,11 @@ mod tests {
     use super::*;
     use score4_board::GameRecord;
 
-    /// A tree over an opening position (X to move) with nothing known, in `order`.
+    /// A graph over an opening position (X to move) with nothing known, in `order`. The
+    /// position has no symmetry, so its 16 moves reach 16 nodes.
     fn tree(order: JobOrder) -> Tree<score4_board::Position> {
-        let game: GameRecord = "0F".parse().unwrap();
-        Tree::new(*game.position(), "0F".to_owned(), HashMap::new(), 1, order)
+        let game: GameRecord = "01".parse().unwrap();
+        Tree::new(*game.position(), "01".to_owned(), HashMap::new(), 1, order)
     }
 
     /// Splits `id` as a job would that ran out of its time.
@@ -466,28 +504,26 @@ mod tests {
         for order in [JobOrder::Moves, JobOrder::ProofNumbers] {
             let mut tree = tree(order);
             split(&mut tree, 0);
+            assert_eq!(distinct(&tree.node(0).children).count(), 16);
             let first = tree.pick(&mut Vec::new()).unwrap();
             assert_eq!(tree.node(first).moves.len(), 3, "a move of X");
-            // X's first move is split: O's 16 replies all need proving.
+            // X's first move is split: each of O's replies (mirror images one node) needs
+            // proving.
             split(&mut tree, first);
+            let replies = distinct(&tree.node(first).children).count() as u64;
+            assert!(replies > 1);
             let next = tree.pick(&mut Vec::new()).unwrap();
             let numbers = tree.proof_numbers();
-            assert_eq!(numbers[first], (16, 1), "{order:?}");
+            assert_eq!(numbers[first], (replies, 1), "{order:?}");
             assert_eq!(numbers[0], (1, 16), "{order:?}");
             match order {
                 // Depth first: one of O's replies below the first move.
                 JobOrder::Moves => assert_eq!(tree.node(next).moves.len(), 4),
-                // The first move needs 16 proofs now, a sibling one: the job is a sibling,
-                // or below the sibling that is the first move's mirror image (one key, so
-                // split at once like the first).
+                // The first move needs several proofs now, a sibling one: the job is a sibling.
                 JobOrder::ProofNumbers => {
                     let moves = &tree.node(next).moves;
-                    assert!(!moves.starts_with(&tree.node(first).moves), "{moves}");
-                    let sibling = node_at(&tree, &moves[..3]);
-                    assert!(
-                        moves.len() == 3 || tree.node(sibling).key == tree.node(first).key,
-                        "{moves}"
-                    );
+                    assert_eq!(moves.len(), 3, "{moves}");
+                    assert_ne!(next, first);
                 }
             }
         }
@@ -517,37 +553,63 @@ mod tests {
     }
 
     #[test]
-    fn a_position_reached_by_two_orders_is_searched_once() {
+    fn a_position_reached_by_two_orders_is_one_node_with_two_parents() {
         let mut tree = tree(JobOrder::ProofNumbers);
         split(&mut tree, 0);
-        for line in ["0F4", "0F45", "0F6", "0F65"] {
+        for line in ["014", "0145", "016"] {
             let id = node_at(&tree, line);
             split(&mut tree, id);
         }
-        // X 4, O 5, X 6 and X 6, O 5, X 4: one position at two nodes.
-        let (first, second) = (node_at(&tree, "0F456"), node_at(&tree, "0F654"));
-        assert_eq!(tree.node(first).key, tree.node(second).key);
+        let nodes_before = tree.nodes.len();
+        let linked_before = tree.transposed();
+        let x6_o5 = node_at(&tree, "0165");
+        split(&mut tree, x6_o5);
+        // X 4, O 5, X 6 and X 6, O 5, X 4: one position, one node, reached from both.
+        let shared = node_at(&tree, "01456");
+        assert!(tree.node(x6_o5).children.contains(&(shared, '4')));
+        assert_eq!(tree.nodes[shared].parents.len(), 2);
+        assert!(tree.nodes.iter().all(|node| node.moves != "01654"));
+        assert!(tree.transposed() > linked_before);
+        // The split added only the positions new to the graph.
+        assert_eq!(
+            tree.nodes.len() - nodes_before,
+            distinct(&tree.node(x6_o5).children).count() - (tree.transposed() - linked_before)
+        );
+        // Searched below one parent, it is no job below the other.
         let mut cancel = Vec::new();
-        assert_eq!(tree.pick_below(second, &[], &mut cancel), Some(second));
-        // Searched at one node, it is not a job at the other.
-        tree.node_mut(first).worker = Some((0, std::time::Instant::now()));
-        assert_eq!(tree.pick_below(second, &[], &mut cancel), None);
-        // Split at one node after its search ran out of time, it is split at the other at
-        // once, without a search and without a second record.
-        tree.node_mut(first).worker = None;
-        split(&mut tree, first);
-        let records = tree.pending.len();
-        let job = tree.pick_below(second, &[], &mut cancel).unwrap();
-        assert_eq!(tree.node(second).state, State::Split);
-        assert_eq!(tree.node(job).moves.len(), "0F654".len() + 1);
-        assert!(tree.node(job).moves.starts_with("0F654"));
-        assert_eq!(tree.transposed(), 1);
-        assert_eq!(tree.pending.len(), records);
-        // Settled at one node, it is settled at the other when the other is reached.
-        let (a, b) = (node_at(&tree, "0F4560"), node_at(&tree, "0F6540"));
-        tree.settle_searched(a, true, 10, 0.1, &mut cancel);
-        assert_eq!(tree.pick_below(b, &[], &mut cancel), None);
-        assert_eq!(tree.node(b).state, State::Settled(true));
+        tree.node_mut(shared).worker = Some((0, std::time::Instant::now()));
+        assert_eq!(
+            tree.pick_below(x6_o5, &[], &mut cancel, &mut HashSet::new()),
+            tree.pick_below(x6_o5, &[], &mut cancel, &mut HashSet::new())
+        );
+        assert_ne!(
+            tree.pick_below(x6_o5, &[], &mut cancel, &mut HashSet::new()),
+            Some(shared)
+        );
+        // Settling one parent does not cancel its job while the other parent needs it.
+        let x4_o5 = node_at(&tree, "0145");
+        tree.settle_searched(x4_o5, true, 10, 0.1, &mut cancel);
         assert!(cancel.is_empty());
+        assert!(tree.is_needed(shared));
+        // Settling the other too does.
+        tree.settle_searched(x6_o5, true, 10, 0.1, &mut cancel);
+        assert_eq!(cancel, vec![0]);
+        assert!(!tree.is_needed(shared));
+    }
+
+    #[test]
+    fn a_shared_node_settles_both_parents() {
+        let mut tree = tree(JobOrder::ProofNumbers);
+        split(&mut tree, 0);
+        for line in ["014", "0145", "016", "0165"] {
+            let id = node_at(&tree, line);
+            split(&mut tree, id);
+        }
+        let shared = node_at(&tree, "01456");
+        let (x4_o5, x6_o5) = (node_at(&tree, "0145"), node_at(&tree, "0165"));
+        // X wins at the shared node (O to move): both parents, where X moves to it, are won.
+        tree.settle_searched(shared, true, 10, 0.1, &mut Vec::new());
+        assert_eq!(tree.node(x4_o5).state, State::Settled(true));
+        assert_eq!(tree.node(x6_o5).state, State::Settled(true));
     }
 }
