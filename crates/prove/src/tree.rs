@@ -612,4 +612,39 @@ mod tests {
         assert_eq!(tree.node(x4_o5).state, State::Settled(true));
         assert_eq!(tree.node(x6_o5).state, State::Settled(true));
     }
+
+    /// The value the graph gives `game` when every job is split instead of searched, until
+    /// the root settles: moves that make four and full boards alone decide it, through the
+    /// graph's AND/OR bookkeeping. Also the number of moves linked to a node already there.
+    fn value_by_splitting(game: &GameRecord, order: JobOrder) -> (bool, usize) {
+        let moves = game.to_string();
+        let mut tree = Tree::new(*game.position(), moves, HashMap::new(), 1, order);
+        let mut cancel = Vec::new();
+        while let Some(job) = tree.pick(&mut cancel) {
+            split(&mut tree, job);
+        }
+        assert!(cancel.is_empty(), "no job had a worker");
+        (tree.value().expect("settled"), tree.transposed())
+    }
+
+    #[test]
+    fn graphs_split_to_the_end_of_the_game_agree_with_the_solver() {
+        let table = score4_solver::TranspositionTable::of_size(
+            128 << 20,
+            score4_solver::Replacement::TwoBig,
+        )
+        .unwrap();
+        let mut linked = 0;
+        for game in score4_bench::PositionGenerator::new(48, 43).take(60) {
+            table.clear();
+            let wins = score4_solver::Solver::new(&table).first_player_wins(game.position());
+            for order in [JobOrder::Moves, JobOrder::ProofNumbers] {
+                let (value, transposed) = value_by_splitting(&game, order);
+                assert_eq!(value, wins, "{game} {order:?}");
+                linked += transposed;
+            }
+        }
+        // Positions of 16 empty cells transpose at every depth.
+        assert!(linked > 1000, "{linked} moves linked");
+    }
 }
