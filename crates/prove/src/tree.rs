@@ -423,9 +423,18 @@ impl<G: Game> Tree<G> {
         }
         let position = self.nodes[id].position;
         let white = position.white_to_move();
+        let playable = position.playable();
+        self.nodes[id].state = State::Split;
+        // A move that makes four settles the node (before the ordering, whose contract is
+        // that the mover has no opening: a node split without a search may have one).
+        if playable.iter().any(|cell| position.wins_with(cell)) {
+            let mover_scores = position.score_of_winning_now();
+            let first_player_scores = if white { mover_scores } else { -mover_scores };
+            self.settle(id, first_player_scores >= self.threshold, cancel);
+            return;
+        }
         // Every legal move becomes a child, whatever the ordering returns: the ordering's
         // first, then any it left out (a proof must not rest on an ordering's completeness).
-        let playable = position.playable();
         let mut cells: Vec<Cell> = position
             .order(playable)
             .as_slice()
@@ -437,13 +446,6 @@ impl<G: Game> Tree<G> {
             if !cells.contains(&cell) {
                 cells.push(cell);
             }
-        }
-        self.nodes[id].state = State::Split;
-        if cells.iter().any(|&cell| position.wins_with(cell)) {
-            let mover_scores = position.score_of_winning_now();
-            let first_player_scores = if white { mover_scores } else { -mover_scores };
-            self.settle(id, first_player_scores >= self.threshold, cancel);
-            return;
         }
         for cell in cells {
             let child = position.after(cell);
