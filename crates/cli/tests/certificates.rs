@@ -316,7 +316,7 @@ fn parts_no_file_proves_are_searched_with_search_parts_and_a_false_one_is_caught
     );
 }
 
-/// The published proofs of replies A, B, 3, 2, 9, E, 5, F, 1, D and 4 of the report's position
+/// The published proofs of replies A, B, 3, 2, 9, E, 5, F, 1, D, 4 and 0 of the report's position
 /// (proofs/README.md): each top is valid alone for both checkers (each rejects it only for the
 /// parts no file proves; the part certificates of reply 3 are valid), and the parts no file
 /// proves, searched as far as ten seconds each allow, are what the tops claim. The whole check,
@@ -338,6 +338,7 @@ fn the_published_tops_check_and_their_parts_search_as_claimed() {
         ("1", vec![proofs.join("0FC3484B71.top.cert")], 29, 29),
         ("D", vec![proofs.join("0FC3484B7D.top.cert")], 29, 29),
         ("4", vec![proofs.join("0FC3484B74.top.cert")], 16, 16),
+        ("0", vec![proofs.join("0FC3484B70.top.cert")], 28, 28),
     ];
     for (reply, files, parts, searched_parts) in sets {
         let part_files = files.len() - 1;
