@@ -31,9 +31,9 @@ pub(crate) struct Node<G> {
     pub(crate) moves: String,
     /// The nodes with a move to it (none for the root), each once.
     parents: Vec<usize>,
-    /// One per legal move of `position` that neither makes four nor fills the board's last
-    /// cell alone: the node it reaches, and the move's column character. Two moves may reach
-    /// one node (mirror images).
+    /// One per legal move of `position` (none if a move makes four: the split settles the
+    /// node instead): the node it reaches, and the move's column character. Two moves may
+    /// reach one node (mirror images).
     children: Vec<(usize, char)>,
     pub(crate) state: State,
     /// The worker searching it now, and since when.
