@@ -16,7 +16,8 @@ use crate::ordering::{
 use crate::position::ChildKeys;
 use crate::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_after, zugzwang_after,
-    zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat,
+    zugzwang_gap, zugzwang_gap_after, zugzwang_on_odd_threat, zugzwang_on_threat_combination,
+    zugzwang_on_threat_combination_after,
 };
 use crate::symmetry::SymmetryGroup;
 use crate::{GameRecord, Position};
@@ -141,6 +142,14 @@ impl Game for Position {
     #[inline(always)]
     fn first_player_wins_statically(&self) -> bool {
         zugzwang_on_odd_threat(self)
+    }
+    #[inline(always)]
+    fn first_player_wins_by_combination(&self) -> bool {
+        zugzwang_on_threat_combination(self)
+    }
+    #[inline(always)]
+    fn first_player_wins_by_combination_after(&self, cell: Cell) -> bool {
+        zugzwang_on_threat_combination_after(self, cell)
     }
     #[inline(always)]
     fn forcing_win(&self, depth: u32, visited: &mut u64) -> bool {

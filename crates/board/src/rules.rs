@@ -29,6 +29,12 @@
 //! white *odd threat* (a threat on layer 2, the third row), with the same follow-up and pairs
 //! played by white in the other columns; the proof is in the function's documentation.
 //!
+//! **White wins by a threat combination** ([`zugzwang_on_threat_combination`], black to move):
+//! Allis's rule for an odd threat white does not have yet: two white lines that lack the same
+//! layer-2 cell and two cells one above the other in another column, so that white gets the
+//! threat or two threats one above the other whatever black does; the same strategy as the
+//! zugzwang's, with what black may take besides (the proof is in the function's documentation).
+//!
 //! **Mirrored columns** (both rules): when the strategy leaves the attacker a single line, and
 //! that line lies in one layer, the defender may instead *mirror* two of its columns of equal
 //! height: a move of the attacker in one is answered at the same height in the other. Heights
@@ -714,6 +720,103 @@ const COLUMN_0: u64 = 0x0001_0001_0001_0001;
 #[inline]
 pub fn zugzwang_on_odd_threat(position: &Position) -> bool {
     lines_left_to_black::<false, ALL_EXTRAS>(position) == 0
+}
+
+/// Whether white, with black to move, wins by zugzwang on a *threat combination* (Allis's
+/// rule, 1988, §8.4, carried to the 76 lines): a threat white does not have yet but is sure
+/// to get.
+///
+/// The combination: a layer-2 cell `s` whose column holds at most one stone (so the cell below
+/// `s` is empty), and two white lines `A` and `B` through `s`, each with two white stones and two
+/// empty cells: `A` lacks `s` and `o`, `B` lacks `s` and `e`, where `o` lies on layer 0 or 2 of
+/// another column and `e` right above it. White plays the strategy of
+/// [`zugzwang_on_odd_threat`] with `s` as the threat: follow-up on top of black elsewhere, the
+/// next cells of the columns of odd height (and `s`'s column's bottom cell, if empty) paired.
+///
+/// - While black keeps out of the cell below `s`, the follow-up gives white `e` when black
+///   plays `o` (the pair `o`, `e` is one of the follow-up's vertical pairs): `B` then lacks only
+///   `s`, a real threat on layer 2, and the proof of [`zugzwang_on_odd_threat`] goes on.
+/// - If black plays below `s` first, white takes `s`: `A` lacks only `o` and `B` only `e`, two
+///   threats one above the other, so black can never play `o` or below it. Black may still
+///   spend the last cell of `s`'s column; white then spends a cell of `o`'s column below `o`
+///   (or plays `o` and wins), and black, running out of other moves first, must open `o`.
+///
+/// So black gets the cells black gets in [`zugzwang_on_odd_threat`], and besides them the top
+/// cell of `s`'s column and the cells of `o`'s column below `o` (a white move there may hand
+/// black the cell above it). If no line black is still live on fits inside those, white wins.
+///
+/// Contract: black is to move, black has no opening, and nobody has four in a line. `true` is
+/// a proof that white wins; `false` says nothing.
+pub fn zugzwang_on_threat_combination(position: &Position) -> bool {
+    debug_assert_eq!(position.mover(), Colour::Black);
+    wins_by_threat_combination(
+        position.occupied().0,
+        position.stones(Colour::White).0,
+        position.live_lines(Colour::White),
+        position.live_lines(Colour::Black),
+    )
+}
+
+/// [`zugzwang_on_threat_combination`] of the position after white, to move in `position`, plays
+/// `cell`, read without making the whole move (no keys).
+///
+/// Contract: white is to move, `cell` is playable, the move makes no four and leaves black no
+/// opening.
+#[inline]
+pub fn zugzwang_on_threat_combination_after(position: &Position, cell: Cell) -> bool {
+    debug_assert_eq!(position.mover(), Colour::White);
+    let bit = 1u64 << cell.index();
+    let wins = wins_by_threat_combination(
+        position.occupied().0 | bit,
+        position.stones(Colour::White).0 | bit,
+        position.live_lines(Colour::White),
+        position.live_lines(Colour::Black) & !LINE_SET_THROUGH[cell.index() as usize],
+    );
+    debug_assert_eq!(wins, zugzwang_on_threat_combination(&position.after(cell)));
+    wins
+}
+
+/// [`zugzwang_on_threat_combination`] from what it reads of the position: the occupied cells,
+/// white's stones, and both players' live lines.
+fn wins_by_threat_combination(
+    occupied: u64,
+    whites: u64,
+    white_lines: u128,
+    black_lines: u128,
+) -> bool {
+    let empty = !occupied;
+    let playable = empty & !(empty << 16);
+    let mut shared_cells = empty & (above_one_stone(occupied) | ((playable & LAYER_0) << 32));
+    while shared_cells != 0 {
+        let shared = shared_cells & shared_cells.wrapping_neg();
+        shared_cells &= shared_cells - 1;
+        let shared_index = shared.trailing_zeros() as usize;
+        // The other empty cell of each white line through `s` that lacks two cells.
+        let mut partners = 0u64;
+        for line in lines_in(white_lines & LINE_SET_THROUGH[shared_index]) {
+            let holes = line & empty;
+            if holes.count_ones() == 2 {
+                partners |= holes & !shared;
+            }
+        }
+        let column = COLUMN_0 << (shared_index % 16);
+        let mut lower = partners & (LAYER_0 | LAYER_2) & (partners >> 16) & !column;
+        while lower != 0 {
+            let o = lower & lower.wrapping_neg();
+            lower &= lower - 1;
+            let below_o = (COLUMN_0 << (o.trailing_zeros() % 16)) & (o - 1);
+            let paired = (playable & ODD_LAYERS & !column) | (playable & LAYER_0 & column);
+            let sure_odd = empty & ODD_LAYERS & !paired & !column & !below_o;
+            let unkilled = black_lines
+                & !lines_through_any_on_odd_layers(sure_odd)
+                & !LINE_SET_THROUGH[shared_index];
+            let defended = whites | sure_odd | shared;
+            if lines_left_alive(unkilled, defended, paired, empty, 0, &mut Alive::default()) == 0 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// [`zugzwang_on_odd_threat`] without mirrored columns (as [`follow_up_holds_without_mirror`]).

@@ -126,6 +126,20 @@ pub trait Game: Copy + Send + Sync + 'static {
     /// A static proof that the first player wins (contract: the second player is to move);
     /// `false` says nothing.
     fn first_player_wins_statically(&self) -> bool;
+    /// A static proof that the first player wins by a threat it does not have yet (contract:
+    /// as [`Self::first_player_wins_statically`]); `false` says nothing, and the classic game
+    /// does not look.
+    #[inline(always)]
+    fn first_player_wins_by_combination(&self) -> bool {
+        false
+    }
+    /// [`Self::first_player_wins_by_combination`] after the first player, to move, plays
+    /// `cell` (contract: the move makes no four and leaves the opponent no opening).
+    #[inline(always)]
+    fn first_player_wins_by_combination_after(&self, cell: Cell) -> bool {
+        let _ = cell;
+        false
+    }
     /// How far the second player is from [`Self::second_player_holds`] (contract: the first
     /// player is to move): 0 when it holds, else a positive measure, smaller when closer.
     #[inline(always)]

@@ -1227,7 +1227,9 @@ fn examine_rules<G: Game, Q: Question>(
             return settle(false, 0);
         }
         if let (true, Some(cell)) = (zugzwang_decides, single) {
-            if position.wins_statically_after(cell) {
+            if position.wins_statically_after(cell)
+                || position.first_player_wins_by_combination_after(cell)
+            {
                 return settle(true, 1);
             }
             return Head::Moves(moves, Some([u8::MAX; 16]));
@@ -1236,7 +1238,7 @@ fn examine_rules<G: Game, Q: Question>(
             let mut gaps = [0u8; 16];
             for cell in moves {
                 let gap = position.winning_gap_after(cell);
-                if gap == 0 {
+                if gap == 0 || position.first_player_wins_by_combination_after(cell) {
                     return settle(true, 1);
                 }
                 gaps[G::column_of(cell) as usize] = gap.min(u8::MAX as u32) as u8;
@@ -1244,7 +1246,13 @@ fn examine_rules<G: Game, Q: Question>(
             return Head::Moves(moves, Some(gaps));
         }
     } else {
-        if zugzwang_decides && !rule_failed && position.first_player_wins_statically() {
+        // White's zugzwang on an odd threat, or on a threat combination (tried together with
+        // the zugzwang after each move of the parent, so not again where that failed).
+        if zugzwang_decides
+            && !rule_failed
+            && (position.first_player_wins_statically()
+                || position.first_player_wins_by_combination())
+        {
             // The two rules prove opposite values: they must never both apply.
             debug_assert!(!moves
                 .iter()

@@ -1,8 +1,9 @@
 //! The static rules against the plain reference solver, on thousands of positions of 42–58
 //! stones from the benchmark generator and one move beyond them: every position
 //! `rules::follow_up_holds` settles is not a first-player win, and every position
-//! `rules::zugzwang_on_odd_threat` settles is one — with enough of them settled only by the
-//! mirror and only by the counter-threat (for white, the second threat) to exercise those.
+//! `rules::zugzwang_on_odd_threat` or `rules::zugzwang_on_threat_combination` settles is one —
+//! with enough of them settled only by the mirror and only by the counter-threat (for white, the
+//! second threat), and only by a threat combination, to exercise those.
 
 mod plain;
 
@@ -11,8 +12,9 @@ use score4_bench::PositionGenerator;
 use score4_board::rules::{
     follow_up_gap, follow_up_gap_after, follow_up_holds, follow_up_holds_without_counter_threat,
     follow_up_holds_without_mirror, follow_up_holds_without_verticals, zugzwang_gap,
-    zugzwang_gap_after, zugzwang_on_odd_threat, zugzwang_without_mirror,
-    zugzwang_without_second_threat, zugzwang_without_verticals, ODD_LAYERS,
+    zugzwang_gap_after, zugzwang_on_odd_threat, zugzwang_on_threat_combination,
+    zugzwang_without_mirror, zugzwang_without_second_threat, zugzwang_without_verticals,
+    ODD_LAYERS,
 };
 use score4_board::CellCoordinates;
 use score4_board::{Colour, GameRecord, Position};
@@ -151,6 +153,39 @@ fn every_position_the_zugzwang_rule_settles_is_a_first_player_win() {
     assert!(
         settled_by_verticals >= 50,
         "only {settled_by_verticals} settled with verticals"
+    );
+}
+
+#[test]
+fn every_position_a_threat_combination_settles_is_a_first_player_win() {
+    let (mut settled, mut settled_only_by_it, mut tried) = (0, 0, 0);
+    for stones in 41..=57u32 {
+        for game in PositionGenerator::new(stones, 11_000 + stones as u64).take(2_000) {
+            // The rule's contract, as the zugzwang's above: black has no opening.
+            let candidates = with_mover_to_move(&game, Colour::Black)
+                .into_iter()
+                .filter(|(child, _)| (child.threats(Colour::Black) & child.playable()).is_empty());
+            for (child, extra) in candidates {
+                tried += 1;
+                if zugzwang_on_threat_combination(&child) {
+                    settled += 1;
+                    settled_only_by_it += !zugzwang_on_odd_threat(&child) as u32;
+                    assert!(
+                        reference_first_player_wins(&game, extra),
+                        "a threat combination settled {game} + {extra:?}, which the first player \
+                         does not win"
+                    );
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{settled} of {tried} positions settled by a threat combination, {settled_only_by_it} \
+         of them not by the zugzwang on an odd threat"
+    );
+    assert!(
+        settled_only_by_it >= 150,
+        "only {settled_only_by_it} settled by a threat combination alone"
     );
 }
 
