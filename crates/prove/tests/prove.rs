@@ -41,7 +41,9 @@ fn split_proofs_agree_with_the_solver() {
         }
     }
     assert_eq!(checked, 48);
-    assert!(rows > 1000, "the trees were split: {rows} positions stored");
+    // About 1,000 rows with jobs split at a millisecond; how many depends on the machine's
+    // speed (994 to 1,056 in runs of one build), so the bound only shows that the trees split.
+    assert!(rows > 500, "the trees were split: {rows} positions stored");
 }
 
 #[test]
