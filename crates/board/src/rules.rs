@@ -800,12 +800,12 @@ fn wins_by_threat_combination(
             }
         }
         let column = COLUMN_0 << (shared_index % 16);
+        let paired = (playable & ODD_LAYERS & !column) | (playable & LAYER_0 & column);
         let mut lower = partners & (LAYER_0 | LAYER_2) & (partners >> 16) & !column;
         while lower != 0 {
             let o = lower & lower.wrapping_neg();
             lower &= lower - 1;
             let below_o = (COLUMN_0 << (o.trailing_zeros() % 16)) & (o - 1);
-            let paired = (playable & ODD_LAYERS & !column) | (playable & LAYER_0 & column);
             let sure_odd = empty & ODD_LAYERS & !paired & !column & !below_o;
             let unkilled = black_lines
                 & !lines_through_any_on_odd_layers(sure_odd)
