@@ -164,6 +164,16 @@ function setPosition(text) {
   return true;
 }
 
+/** The move string as typed: Enter and then the blur's change event bring the same text twice,
+ * and the position already shown starts no second analysis. */
+function enterPosition(text) {
+  const game = Game.parse(text);
+  if (game instanceof Error || game.toString() !== state.game.toString()) return setPosition(text);
+  $("moves-error").textContent = "";
+  if (document.activeElement !== $("moves")) $("moves").value = game.toString();
+  return true;
+}
+
 function flash(message) {
   $("message").textContent = message;
   clearTimeout(flash.timer);
@@ -376,12 +386,12 @@ function setupControls() {
   const moves = $("moves");
   moves.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
-      setPosition(moves.value);
+      enterPosition(moves.value);
       moves.blur();
     }
     event.stopPropagation();
   });
-  moves.addEventListener("change", () => setPosition(moves.value));
+  moves.addEventListener("change", () => enterPosition(moves.value));
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey) return;
     if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;

@@ -49,8 +49,15 @@ let step = "start";
 const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 page.setDefaultTimeout(30_000);
 page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+// A refused request by its step and address; Chromium's console line names neither.
+page.on("response", (response) => {
+  if (response.status() >= 400) problems.push(`${step}: ${response.status()} from ${response.url()}`);
+});
 page.on("console", (message) => {
-  if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  const text = message.text();
+  if (message.type() === "error" && !text.includes("the server responded with a status of")) {
+    problems.push(`console error: ${text}`);
+  }
 });
 
 function check(condition, what) {

@@ -173,8 +173,10 @@ pub fn parse_query(query: &str, config: &ServeConfig) -> Result<AnalysisQuery, A
 
 /// How long a request waits for a slot before its 503: long enough for the analysis of a page
 /// that moved on (its old request cancelled a moment before) to stop and free its slot, short
-/// enough that nothing queues.
-const SLOT_GRACE: Duration = Duration::from_millis(250);
+/// enough that nothing queues. The server stops an analysis within a few milliseconds of its
+/// connection closing, but headless Chromium on two busy cores closed an aborted stream's
+/// connection 150 to 350 ms after the page's next request; 250 ms gave the page 503s.
+const SLOT_GRACE: Duration = Duration::from_secs(1);
 
 /// A slot for one analysis, or 503.
 async fn take_slot(state: &ServeState) -> Result<OwnedSemaphorePermit, ApiError> {
