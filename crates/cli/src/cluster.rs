@@ -2,8 +2,6 @@
 //! proof with the other ranks' threads as its workers, every other rank serves jobs.
 
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 
 use score4_cluster::{serve, Cluster, Manager};
 use score4_engine::{physical_cores, Record};
@@ -51,11 +49,7 @@ pub fn join<R: Record>(command: &str, args: &ProveArgs) -> Role {
         };
     }
     // Signals are rank 0's to act on (it cancels the jobs and ends the run with a last
-    // commit); a launcher forwards them to every rank, so a worker rank only notes them.
-    let noted = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register(signal, Arc::clone(&noted));
-    }
+    // commit); the caller caught them before joining, so a worker rank only notes them.
     let memory = match args.memory {
         Some(MemoryChoice::Bytes(bytes)) => bytes,
         Some(MemoryChoice::All) => score4_engine::machine_memory(),

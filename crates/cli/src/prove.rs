@@ -77,6 +77,13 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
             return ExitCode::from(EXIT_BAD_INPUT);
         }
     };
+    // Signals are caught before anything slow (joining an MPI run waits for every rank's
+    // table): a stop that comes early still ends the run cleanly, once it has begun. On a
+    // worker rank of a cluster run the flag is never read: a launcher forwards a signal to
+    // every rank, and rank 0 ends the run for all.
+    let stop = Arc::new(AtomicBool::new(false));
+    let raised = Arc::clone(&stop);
+    let signals = StopSignals::catch(&command, move || raised.store(true, Relaxed));
     // Under an MPI launcher (the `mpi` feature): rank 0 goes on as below with the other ranks
     // as its workers; every other rank serves jobs until rank 0 ends the run.
     #[cfg(feature = "mpi")]
@@ -139,9 +146,6 @@ pub fn run<R: Record>(args: ProveArgs) -> ExitCode {
             outcome: String::new(),
         },
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    let raised = Arc::clone(&stop);
-    let signals = StopSignals::catch(&command, move || raised.store(true, Relaxed));
     let stopped_after = Arc::new(AtomicBool::new(false));
     if let Some(limit) = args.stop_after {
         if limit <= args.checkpoint {

@@ -1,7 +1,8 @@
 //! `score4 prove` on MPI (the `mpi` feature): real `mpirun` (MPICH's Hydra) with three ranks
 //! oversubscribing the machine's cores, on positions whose value the sequential solver gives;
-//! a worker rank killed with SIGKILL mid-run, `--stop-after` and SIGINT, each resumed to the
-//! end by the same command; a worker rank that cannot make its table.
+//! a worker rank killed with SIGKILL mid-run, `--stop-after` and SIGINT (also SIGINT before the
+//! run has begun), each resumed to the end by the same command; a worker rank that cannot make
+//! its table.
 #![cfg(feature = "mpi")]
 
 mod common;
@@ -12,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use score4_board::GameRecord;
 use score4_solver::{Replacement, Solver, TranspositionTable};
+use score4_store::Store;
 
 /// A hold of 24 stones whose proof takes some 30 s of two worker ranks here: long enough to
 /// be killed or stopped mid-run.
@@ -21,15 +23,26 @@ fn score4_path() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("score4")
 }
 
-/// `mpirun -n ranks score4 prove moves --store store ...` (one thread a rank).
+/// `mpirun -n ranks score4 prove moves --store store ...` (one thread a rank, 256 MiB).
 fn mpirun(ranks: u32, moves: &str, store: &Path, extra: &[&str]) -> Command {
+    mpirun_with_memory(ranks, moves, store, "256MiB", extra)
+}
+
+/// [`mpirun`] with a table of `memory` a rank.
+fn mpirun_with_memory(
+    ranks: u32,
+    moves: &str,
+    store: &Path,
+    memory: &str,
+    extra: &[&str],
+) -> Command {
     let mut command = Command::new("mpirun");
     command
         .args(["-n", &ranks.to_string()])
         .arg(score4_path())
         .args(["prove", moves, "--store"])
         .arg(store)
-        .args(["--threads", "1", "--memory", "256MiB", "--progress", "none"])
+        .args(["--threads", "1", "--memory", memory, "--progress", "none"])
         .args(extra);
     command
 }
@@ -80,6 +93,26 @@ fn ranks_pids(store: &Path, rank: u32) -> Vec<u32> {
         .collect()
 }
 
+/// Waits until the store records `runs` runs: the ranks have made their tables and rank 0 has
+/// begun its run. Signalling or killing earlier would test the start, not a run under way.
+fn wait_for_runs(store: &Path, runs: usize, limit: Duration) {
+    let started = Instant::now();
+    loop {
+        let recorded = Store::open_for_reading(store)
+            .and_then(|store| store.runs())
+            .map_or(0, |recorded| recorded.len());
+        if recorded >= runs {
+            return;
+        }
+        assert!(
+            started.elapsed() < limit,
+            "{}: {recorded} runs recorded after {limit:?}, {runs} awaited",
+            store.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 fn run_to_the_end(moves: &str, store: &Path) -> String {
     let output = mpirun(3, moves, store, &["--checkpoint", "1s"])
         .output()
@@ -125,7 +158,9 @@ fn a_killed_worker_rank_ends_the_run_and_the_same_command_resumes() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(5));
+    // Some commits first: the run has begun, then a few checkpoints have passed.
+    wait_for_runs(&store, 1, Duration::from_secs(120));
+    std::thread::sleep(Duration::from_secs(3));
     let workers = ranks_pids(&store, 1);
     assert_eq!(workers.len(), 1, "rank 1 not found");
     let killed = Command::new("kill")
@@ -169,7 +204,8 @@ fn stop_after_and_sigint_end_a_cluster_run_cleanly_and_it_resumes() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_secs(3));
+    wait_for_runs(&store, 2, Duration::from_secs(120));
+    std::thread::sleep(Duration::from_secs(2));
     let sent = Command::new("kill")
         .args(["-INT", &run.id().to_string()])
         .status()
@@ -185,6 +221,58 @@ fn stop_after_and_sigint_end_a_cluster_run_cleanly_and_it_resumes() {
     let said = run_to_the_end(LONG, &store);
     assert!(said.contains(claim(false)), "{said}");
     assert!(said.contains("over 3 runs"), "{said}");
+}
+
+/// Whether process `pid` has a handler for SIGINT (bit 1 of `SigCgt` in its status).
+fn catches_sigint(pid: u32) -> bool {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("SigCgt:"))
+        .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+        .is_some_and(|mask| mask & (1 << (2 - 1)) != 0)
+}
+
+#[test]
+fn sigint_as_soon_as_the_ranks_catch_it_still_ends_the_run_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("early.sqlite");
+    // The signal comes as soon as every rank has its handler: most often while rank 0 still
+    // waits for the worker ranks' tables, before the run has begun (the reason signals are
+    // caught before joining the MPI run), at the latest just after.
+    let mut run = mpirun_with_memory(3, LONG, &store, "1GiB", &["--checkpoint", "1s"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !(0..3).all(|rank| {
+        let pids = ranks_pids(&store, rank);
+        !pids.is_empty() && pids.iter().all(|&pid| catches_sigint(pid))
+    }) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "ranks not started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &run.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = wait_at_most(&mut run, Duration::from_secs(60));
+    let mut said = String::new();
+    std::io::Read::read_to_string(run.stdout.as_mut().unwrap(), &mut said).unwrap();
+    std::io::Read::read_to_string(run.stderr.as_mut().unwrap(), &mut said).unwrap();
+    assert!(said.contains("stopped by SIGINT"), "{status:?}: {said}");
+    assert!(matches!(status.code(), Some(130 | 0)), "{status:?}: {said}");
+    // The run has its row, and the same command resumes to the value.
+    let runs = Store::open_for_reading(&store).unwrap().runs().unwrap();
+    assert_eq!(runs.len(), 1, "{said}");
+    let said = run_to_the_end(LONG, &store);
+    assert!(said.contains(claim(false)), "{said}");
+    assert!(said.contains("over 2 runs"), "{said}");
 }
 
 #[test]
