@@ -140,6 +140,15 @@ pub trait Game: Copy + Send + Sync + 'static {
         let _ = cell;
         false
     }
+    /// Whether the search asks [`Self::first_player_wins_by_combination_after`] after a move
+    /// whose [`Self::winning_gap_after`] is `gap` (the move's gap is at hand when the moves are
+    /// ordered). Only time is at stake: the rule is sound wherever it is asked, and `false`
+    /// leaves the move to the search.
+    #[inline(always)]
+    fn combination_worth_asking(gap: u32) -> bool {
+        let _ = gap;
+        false
+    }
     /// How far the second player is from [`Self::second_player_holds`] (contract: the first
     /// player is to move): 0 when it holds, else a positive measure, smaller when closer.
     #[inline(always)]

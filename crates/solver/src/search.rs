@@ -1238,7 +1238,10 @@ fn examine_rules<G: Game, Q: Question>(
             let mut gaps = [0u8; 16];
             for cell in moves {
                 let gap = position.winning_gap_after(cell);
-                if gap == 0 || position.first_player_wins_by_combination_after(cell) {
+                if gap == 0
+                    || (G::combination_worth_asking(gap)
+                        && position.first_player_wins_by_combination_after(cell))
+                {
                     return settle(true, 1);
                 }
                 gaps[G::column_of(cell) as usize] = gap.min(u8::MAX as u32) as u8;
@@ -1247,7 +1250,8 @@ fn examine_rules<G: Game, Q: Question>(
         }
     } else {
         // White's zugzwang on an odd threat, or on a threat combination (tried together with
-        // the zugzwang after each move of the parent, so not again where that failed).
+        // the zugzwang after each move of the parent, the combination where it is worth asking,
+        // so not again where that failed).
         if zugzwang_decides
             && !rule_failed
             && (position.first_player_wins_statically()
