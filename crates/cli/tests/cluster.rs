@@ -113,6 +113,24 @@ fn wait_for_runs(store: &Path, runs: usize, limit: Duration) {
     }
 }
 
+/// Sends SIGINT to `mpirun` (which forwards it to every rank) and checks that the run ended
+/// cleanly within a minute; what it printed.
+fn interrupt(run: &mut Child) -> String {
+    let sent = Command::new("kill")
+        .args(["-INT", &run.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = wait_at_most(run, Duration::from_secs(60));
+    let mut said = String::new();
+    std::io::Read::read_to_string(run.stdout.as_mut().unwrap(), &mut said).unwrap();
+    std::io::Read::read_to_string(run.stderr.as_mut().unwrap(), &mut said).unwrap();
+    // Rank 0 exits 130; what mpirun then returns is Hydra's choice (130 or 0 seen here).
+    assert!(said.contains("stopped by SIGINT"), "{status:?}: {said}");
+    assert!(matches!(status.code(), Some(130 | 0)), "{status:?}: {said}");
+    said
+}
+
 fn run_to_the_end(moves: &str, store: &Path) -> String {
     let output = mpirun(3, moves, store, &["--checkpoint", "1s"])
         .output()
@@ -206,18 +224,7 @@ fn stop_after_and_sigint_end_a_cluster_run_cleanly_and_it_resumes() {
         .unwrap();
     wait_for_runs(&store, 2, Duration::from_secs(120));
     std::thread::sleep(Duration::from_secs(2));
-    let sent = Command::new("kill")
-        .args(["-INT", &run.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let status = wait_at_most(&mut run, Duration::from_secs(30));
-    let mut said = String::new();
-    std::io::Read::read_to_string(run.stdout.as_mut().unwrap(), &mut said).unwrap();
-    std::io::Read::read_to_string(run.stderr.as_mut().unwrap(), &mut said).unwrap();
-    // Rank 0 exits 130; what mpirun then returns is Hydra's choice (130 or 0 seen here).
-    assert!(said.contains("stopped by SIGINT"), "{status:?}: {said}");
-    assert!(matches!(status.code(), Some(130 | 0)), "{status:?}: {said}");
+    interrupt(&mut run);
     let said = run_to_the_end(LONG, &store);
     assert!(said.contains(claim(false)), "{said}");
     assert!(said.contains("over 3 runs"), "{said}");
@@ -256,17 +263,7 @@ fn sigint_as_soon_as_the_ranks_catch_it_still_ends_the_run_cleanly() {
         );
         std::thread::sleep(Duration::from_millis(10));
     }
-    let sent = Command::new("kill")
-        .args(["-INT", &run.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let status = wait_at_most(&mut run, Duration::from_secs(60));
-    let mut said = String::new();
-    std::io::Read::read_to_string(run.stdout.as_mut().unwrap(), &mut said).unwrap();
-    std::io::Read::read_to_string(run.stderr.as_mut().unwrap(), &mut said).unwrap();
-    assert!(said.contains("stopped by SIGINT"), "{status:?}: {said}");
-    assert!(matches!(status.code(), Some(130 | 0)), "{status:?}: {said}");
+    let said = interrupt(&mut run);
     // The run has its row, and the same command resumes to the value.
     let runs = Store::open_for_reading(&store).unwrap().runs().unwrap();
     assert_eq!(runs.len(), 1, "{said}");
