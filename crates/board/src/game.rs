@@ -154,7 +154,7 @@ impl Game for Position {
     /// Only where white has no odd threat: there the rule settled 0.21 % of the moves it was
     /// asked about (first 300 of d28), elsewhere 0.03 %. On all of d24, asking only there took
     /// the time of never asking for 4.5 % fewer nodes; asking after every move took 3.8 % more
-    /// time (docs/PERFORMANCE.md, "Threat combinations").
+    /// time (docs/PERFORMANCE.md, "d24: where white's threat combinations are asked").
     #[inline(always)]
     fn combination_worth_asking(gap: u32) -> bool {
         gap == NO_ODD_THREAT
